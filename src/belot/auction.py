@@ -1,0 +1,119 @@
+"""The auction (R3): calls, who may make them, kontra/rekontra, escapes and the end of bidding.
+
+Calls are small ints: ``PASS``, a bid ``BID_BASE + contract`` for C D H S NT AT, ``KONTRA`` and
+``REKONTRA``.  The auction keeps only what the rules need; its legal calls are a 9-bit mask.
+"""
+
+from __future__ import annotations
+
+from .contracts import AT, CONTRACT_NAMES, NO_CONTRACT
+from .errors import RuleError
+
+PASS = 0
+BID_BASE = 1  # calls 1..6 bid contracts C..AT
+KONTRA = 7
+REKONTRA = 8
+NUM_CALLS = 9
+CALL_NAMES = ("pass", *CONTRACT_NAMES, "kontra", "rekontra")
+_BY_NAME = {name: i for i, name in enumerate(CALL_NAMES)}
+
+# Bits of the calls that outbid each contract (index contract + 1, so -1 = no contract yet).
+_HIGHER_BIDS = tuple(
+    sum(1 << (BID_BASE + c) for c in range(current + 1, AT + 1)) for current in range(-1, AT + 1)
+)
+
+
+def parse_call(text: str) -> int:
+    try:
+        return _BY_NAME[text]
+    except (KeyError, TypeError):
+        raise ValueError(
+            f"{text!r} is not a call (pass, C, D, H, S, NT, AT, kontra, rekontra)"
+        ) from None
+
+
+def call_name(call: int) -> str:
+    return CALL_NAMES[call]
+
+
+def bid_contract(call: int) -> int:
+    return call - BID_BASE
+
+
+class Auction:
+    """Bidding state of one deal.  Seats are 0-3 in calling order from the forehand ``first``."""
+
+    __slots__ = ("first", "calls", "contract", "declarer", "multiplier", "passes", "done")
+
+    def __init__(self, first: int) -> None:
+        self.first = first
+        self.calls: list[int] = []
+        self.contract = NO_CONTRACT
+        self.declarer = -1
+        self.multiplier = 1
+        self.passes = 0
+        self.done = False
+
+    def copy(self) -> Auction:
+        a = Auction.__new__(Auction)
+        a.first, a.calls, a.contract, a.declarer = self.first, self.calls[:], self.contract, self.declarer
+        a.multiplier, a.passes, a.done = self.multiplier, self.passes, self.done
+        return a
+
+    @property
+    def to_call(self) -> int:
+        return (self.first + len(self.calls)) & 3
+
+    def legal_mask(self) -> int:
+        """Bits of the calls the player to call may make (R3.1-R3.4)."""
+        if self.done:
+            return 0
+        mask = 1 | _HIGHER_BIDS[self.contract + 1]
+        if self.contract >= 0:
+            same_team = ((self.to_call ^ self.declarer) & 1) == 0
+            if self.multiplier == 1 and not same_team:
+                mask |= 1 << KONTRA  # R3.3
+            elif self.multiplier == 2 and same_team:
+                mask |= 1 << REKONTRA  # R3.3
+        return mask
+
+    def apply(self, call: int) -> None:
+        if not (self.legal_mask() >> call) & 1:
+            raise RuleError(*self.explain(call))
+        seat = self.to_call
+        self.calls.append(call)
+        if call == PASS:
+            self.passes += 1
+            # R3.6: three passes after any other call end the auction; four passes, no contract.
+            if self.passes == 3 and self.contract >= 0 or self.passes == 4:
+                self.done = True
+            return
+        self.passes = 0
+        if call == KONTRA:
+            self.multiplier = 2
+        elif call == REKONTRA:
+            self.multiplier = 4
+        else:
+            self.contract = call - BID_BASE  # R3.4: a higher bid removes any doubling
+            self.declarer = seat  # R3.5
+            self.multiplier = 1
+
+    def explain(self, call: int) -> tuple[str, str]:
+        """Why ``call`` is refused now: (message, rule id)."""
+        name = CALL_NAMES[call] if 0 <= call < NUM_CALLS else repr(call)
+        if self.done:
+            return f"{name} is not legal: the auction is over", "R3.6"
+        if BID_BASE <= call <= BID_BASE + AT:
+            current = CONTRACT_NAMES[self.contract]
+            return f"{name} is not legal: a bid must be higher than {current}", "R3.1"
+        if call == KONTRA:
+            if self.contract < 0:
+                return "kontra is not legal: there is no contract to double", "R3.3"
+            if self.multiplier > 1:
+                return "kontra is not legal: the contract is already doubled", "R3.3"
+            return "kontra is not legal: the contract was bid by your own team", "R3.3"
+        if call == REKONTRA:
+            if self.multiplier != 2:
+                return "rekontra is not legal: only a kontra can be redoubled", "R3.3"
+            return "rekontra is not legal: only the contract team may redouble", "R3.3"
+        return f"{name} is not a call", "R3.1"

@@ -1,0 +1,91 @@
+"""Cards and card sets (R1.1).
+
+A card is an int ``suit * 8 + rank`` with suits C D H S = 0..3 and ranks 7 8 9 T J Q K A = 0..7
+(the natural sequence order of R7.2, so a run of a suit is a run of adjacent bits). A set of cards
+is a 32-bit mask, bit ``card`` set when the card is in the set, as python-chess does with squares.
+
+>>> parse_card("JH"), card_name(20)
+(20, 'JH')
+>>> cards_of(mask_of([20, 0, 31]))
+[0, 20, 31]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+SUITS = "CDHS"
+RANKS = "789TJQKA"
+CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
+SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(8)
+
+NUM_CARDS = 32
+FULL_DECK = (1 << NUM_CARDS) - 1
+SUIT_MASKS: tuple[int, ...] = tuple(0xFF << (8 * s) for s in range(4))
+
+CARD_NAMES: tuple[str, ...] = tuple(RANKS[c % 8] + SUITS[c // 8] for c in range(NUM_CARDS))
+_BY_NAME: dict[str, int] = {name: c for c, name in enumerate(CARD_NAMES)}
+
+# For every byte, the ranks whose bits are set, low to high: iterating a mask is then a few
+# table look-ups instead of a bit loop.
+_BYTE_BITS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(r for r in range(8) if b >> r & 1) for b in range(256)
+)
+_SUIT_CARDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(8 * s + r for r in _BYTE_BITS[b]) for b in range(256)) for s in range(4)
+)
+POPCOUNT8: tuple[int, ...] = tuple(len(bits) for bits in _BYTE_BITS)
+
+
+def suit_of(card: int) -> int:
+    return card >> 3
+
+
+def rank_of(card: int) -> int:
+    return card & 7
+
+
+def card_name(card: int) -> str:
+    return CARD_NAMES[card]
+
+
+def parse_card(text: str, *, lenient: bool = False) -> int:
+    """The card named by ``text`` ("JH"); with ``lenient`` also "jh", "10h", "10H".
+
+    Raises ValueError naming the text when it is not a card.
+    """
+    key = text.strip()
+    if lenient:
+        key = key.upper()
+        if key.startswith("10"):
+            key = "T" + key[2:]
+    try:
+        return _BY_NAME[key]
+    except KeyError:
+        raise ValueError(f"{text!r} is not a card (rank 7 8 9 T J Q K A, then suit C D H S)") from None
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return mask
+
+
+def cards_of(mask: int) -> list[int]:
+    """The cards of a mask, ascending (clubs first, each suit 7 to A)."""
+    sc = _SUIT_CARDS
+    return [
+        *sc[0][mask & 0xFF],
+        *sc[1][mask >> 8 & 0xFF],
+        *sc[2][mask >> 16 & 0xFF],
+        *sc[3][mask >> 24 & 0xFF],
+    ]
+
+
+def count(mask: int) -> int:
+    return mask.bit_count()
+
+
+def names(cards: Iterable[int]) -> list[str]:
+    return [CARD_NAMES[c] for c in cards]

@@ -1,0 +1,1 @@
+"""The ``belot`` subcommands: each module here has ``register(subparsers)`` (found automatically)."""

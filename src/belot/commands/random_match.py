@@ -1,0 +1,43 @@
+"""``belot random-match --seed N [--out FILE]``: a whole match of uniformly random legal play."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("random-match", help="write the record of a match of random legal play")
+    p.add_argument("--seed", type=int, required=True, help="the seed: same seed, same record")
+    p.add_argument("--out", help="write the record here (default: standard output)")
+    p.set_defaults(func=run)
+
+
+def random_match(seed: int):  # type: ignore[no-untyped-def]
+    """The match in which every seat plays the ``random`` bot, all seeded from ``seed``."""
+    from ..bots import make_bot
+    from ..game import Match
+
+    rng = random.Random(seed)
+    bots = [make_bot("random", seed=rng.randrange(2**32)) for _ in range(4)]
+    match = Match(rng=rng, players=["bot:random"] * 4)
+    while not match.is_over:
+        seat = match.current_player
+        match.apply(bots[seat].act(match.view(seat)))
+    return match
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..record import dumps, write
+
+    match = random_match(args.seed)
+    if args.out:
+        try:
+            write(match, args.out)
+        except OSError as e:
+            print(f"belot random-match: cannot write {args.out}: {e.strerror}", file=sys.stderr)
+            return 2
+    else:
+        print(dumps(match))
+    return 0

@@ -1,0 +1,269 @@
+"""Game records, ``belot-record/1`` (RECORD_FORMAT.md): read, replay, write and derive results.
+
+A record is replayed through the same `Match.apply` path as live play, so a record is valid
+exactly when every action in it is legal.  Any fault becomes a `RecordError` whose message names
+the deal, the action (``auction[i]`` / ``play[i]``) and the rule.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from . import declarations as decl
+from .auction import call_name, parse_call
+from .cards import CARD_NAMES, parse_card
+from .contracts import CONTRACT_NAMES, Rules, UnsupportedOption
+from .errors import RecordError, RuleError
+from .game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, OVER, PLAY, Deal, Match
+
+FORMAT = "belot-record/1"
+_TOP_FIELDS = {"format", "options", "players", "target", "deals"}
+_DEAL_FIELDS = {"dealer", "hands", "auction", "play"}
+_PLAY_FIELDS = {"card", "declare", "belote"}
+
+
+def loads(text: str) -> Match:
+    """Parse and replay a record; raises RecordError."""
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"the record is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    return replay(doc)
+
+
+def load(path: str) -> Match:
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except UnicodeDecodeError:
+        raise RecordError(f"{path}: the record is not UTF-8 text") from None
+    return loads(text)
+
+
+def _unknown(fields: Iterable[str], allowed: set[str]) -> list[str]:
+    return sorted(k for k in fields if k not in allowed)
+
+
+def replay(doc: Any) -> Match:
+    """Replay a parsed record document into a `Match` (finished or in progress)."""
+    if not isinstance(doc, dict):
+        raise RecordError("the record must be a JSON object")
+    bad = _unknown(doc, _TOP_FIELDS)
+    if bad:
+        raise RecordError(f"unknown field {bad[0]!r} in the record")
+    if doc.get("format") != FORMAT:
+        raise RecordError(f"format must be {FORMAT!r}, not {doc.get('format')!r}")
+    options = doc.get("options", [])
+    if options is None:
+        options = []
+    if not isinstance(options, list):
+        raise RecordError("options must be a list of rule option names")
+    try:
+        rules = Rules.from_options(options)
+    except UnsupportedOption as e:
+        raise RecordError(f"options: {e}") from None
+    players = doc.get("players")
+    if players is not None and (
+        not isinstance(players, list) or len(players) != 4 or not all(isinstance(p, str) for p in players)
+    ):
+        raise RecordError("players must be a list of four names")
+    target = doc.get("target", 151)
+    if not isinstance(target, int) or isinstance(target, bool) or target <= 0:
+        raise RecordError(f"target must be a positive whole number, not {target!r}")
+    deals = doc.get("deals")
+    if not isinstance(deals, list):
+        raise RecordError("deals must be a list")
+    match = Match(rules, target, players=players)
+    for di, deal in enumerate(deals):
+        _replay_deal(match, di, deal, last=di == len(deals) - 1)
+    return match
+
+
+def _replay_deal(match: Match, di: int, deal: Any, last: bool) -> None:
+    if not isinstance(deal, dict):
+        raise RecordError("a deal must be a JSON object", di)
+    bad = _unknown(deal, _DEAL_FIELDS)
+    if bad:
+        raise RecordError(f"unknown field {bad[0]!r}", di)
+    for key in ("dealer", "hands"):
+        if key not in deal:
+            raise RecordError(f"missing field {key!r}", di)
+    if match.winner is not None:
+        raise RecordError(f"the match was already won by team {match.winner} (R12.1)", di)
+    dealer = deal["dealer"]
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer <= 3:
+        raise RecordError(f"dealer must be a seat 0-3, not {dealer!r}", di)
+    hands_doc = deal["hands"]
+    if not isinstance(hands_doc, list) or len(hands_doc) != 4 or not all(isinstance(h, list) for h in hands_doc):
+        raise RecordError("hands must be four lists of cards", di)
+    try:
+        hands = [[parse_card(c) if isinstance(c, str) else _not_card(c) for c in h] for h in hands_doc]
+        if not match.deals:
+            match.first_dealer = dealer
+        match.deal(hands, dealer)
+    except (RuleError, ValueError) as e:
+        raise RecordError(str(e), di, "hands") from None
+    auction = deal.get("auction", [])
+    play = deal.get("play", [])
+    if not isinstance(auction, list):
+        raise RecordError("auction must be a list of calls", di)
+    if not isinstance(play, list):
+        raise RecordError("play must be a list of cards", di)
+    d = match.deals[-1]
+    for i, call in enumerate(auction):
+        where = f"auction[{i}]"
+        try:
+            c = parse_call(call)
+            match.apply(CALL_BASE + c)
+        except (RuleError, ValueError) as e:
+            raise RecordError(str(e), di, where) from None
+    if play and d.phase != PLAY:
+        why = "the auction is not over" if d.phase != OVER else "all four passed, nothing is played (R3.6)"
+        raise RecordError(f"cards are played but {why}", di, "play[0]")
+    for i, entry in enumerate(play):
+        _replay_play(match, d, di, i, entry)
+    if not last and not d.is_over:
+        raise RecordError("the deal is not finished but another deal follows", di)
+
+
+def _not_card(c: Any) -> int:
+    raise ValueError(f"{c!r} is not a card")
+
+
+def _replay_play(match: Match, d: Deal, di: int, i: int, entry: Any) -> None:
+    where = f"play[{i}]"
+    declare: Any = []
+    belote: Any = False
+    if isinstance(entry, dict):
+        bad = _unknown(entry, _PLAY_FIELDS)
+        if bad:
+            raise RecordError(f"unknown field {bad[0]!r}", di, where)
+        if "card" not in entry:
+            raise RecordError("missing field 'card'", di, where)
+        card_text, declare, belote = entry["card"], entry.get("declare", []), entry.get("belote", False)
+    else:
+        card_text = entry
+    if not isinstance(belote, bool):
+        raise RecordError("belote must be true or false", di, where)
+    if not isinstance(declare, list) or not all(isinstance(x, list) for x in declare):
+        raise RecordError("declare must be a list of declarations, each a list of cards", di, where)
+    try:
+        if not isinstance(card_text, str):
+            raise ValueError(f"{card_text!r} is not a card")
+        card = parse_card(card_text)
+        if match.is_over or d.is_over:
+            raise RuleError(f"{card_text} is played after the last trick", "R5.1")
+        ids = []
+        for cards_doc in declare:
+            cards = [parse_card(c) if isinstance(c, str) else _not_card(c) for c in cards_doc]
+            found = decl.declaration_for_cards(cards)
+            if found is None:
+                text = " ".join(CARD_NAMES[c] for c in cards)
+                raise RuleError(f"false declaration {text}: not a sequence of 3-8 cards or a carre", "R7.2")
+            ids.append(found)
+        if ids and d.trick_winners:
+            raise RuleError("declarations are made at the player's turn in trick 1", "R7.5")
+        # Announce carrés first: a sequence is checked against the cards the carrés leave (R7.4).
+        for found in sorted(ids, key=lambda x: not x.is_carre):
+            match.apply(DECLARE_BASE + found.id)
+        match.apply(BELOTE_BASE + card if belote else card)
+    except (RuleError, ValueError) as e:
+        raise RecordError(str(e), di, where) from None
+
+
+# -- writing ----------------------------------------------------------------------------------
+
+
+def deal_to_json(d: Deal) -> dict[str, Any]:
+    """One deal of a record, from the actions the deal has applied."""
+    auction: list[str] = []
+    play: list[Any] = []
+    pending: dict[int, list[list[str]]] = {}
+    for seat, a in zip(d.actors, d.actions):
+        if CALL_BASE <= a < DECLARE_BASE:
+            auction.append(call_name(a - CALL_BASE))
+        elif a >= DECLARE_BASE:
+            pending.setdefault(seat, []).append(decl.card_list(a - DECLARE_BASE))
+        else:
+            card = CARD_NAMES[a & 31]
+            declared = pending.pop(seat, None)
+            if declared is None and a < BELOTE_BASE:
+                play.append(card)
+                continue
+            entry: dict[str, Any] = {"card": card}
+            if declared:
+                entry["declare"] = declared
+            if a >= BELOTE_BASE:
+                entry["belote"] = True
+            play.append(entry)
+    return {
+        "dealer": d.dealer,
+        "hands": [[CARD_NAMES[c] for c in h] for h in d.dealt],
+        "auction": auction,
+        "play": play,
+    }
+
+
+def to_json(match: Match, players: list[str] | None = None) -> dict[str, Any]:
+    doc: dict[str, Any] = {"format": FORMAT, "options": list(match.rules.options)}
+    players = players if players is not None else match.players
+    if players is not None:
+        doc["players"] = list(players)
+    doc["target"] = match.target
+    doc["deals"] = [deal_to_json(d) for d in match.deals]
+    return doc
+
+
+def dumps(match: Match, players: list[str] | None = None) -> str:
+    return json.dumps(to_json(match, players), ensure_ascii=False, indent=1)
+
+
+def write(match: Match, path: str, players: list[str] | None = None) -> None:
+    """Write the record atomically (a crash never leaves half a record)."""
+    import os
+    import tempfile
+
+    text = dumps(match, players)
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".belot-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+# -- results ----------------------------------------------------------------------------------
+
+
+def results(match: Match) -> dict[str, Any]:
+    """The results document of RECORD_FORMAT.md for a replayed match."""
+    out = []
+    score = [0, 0]
+    for r in match.results:
+        score[0] += r.points[0]
+        score[1] += r.points[1]
+        item = r.to_json()
+        item["score"] = list(score)
+        out.append(item)
+    d = match.current
+    if d is not None:
+        a = d.auction
+        item = {
+            "contract": CONTRACT_NAMES[a.contract] if a.contract >= 0 else None,
+            "declarer": a.declarer if a.contract >= 0 else None,
+            "multiplier": a.multiplier,
+            "tricks": list(d.trick_winners),
+            "outcome": None,
+            "pot": match.pot,
+            "score": list(score),
+        }
+        out.append(item)
+    return {"deals": out, "score": list(match.score), "winner": match.winner}

@@ -1,0 +1,65 @@
+"""Scoring a deal (R9-R11): outcome, rounding to game points, kontra and the hanging pot.
+
+>>> score_deal(2, 0, (96, 66), 1, 0).points   # RULES.md example 1: hearts, 96-66, made
+(9, 7)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .contracts import AT, NT
+
+MADE, HANGING, INSIDE, REDEAL = "made", "hanging", "inside", "redeal"
+
+
+def round_points(x: int, contract: int, more: bool) -> int:
+    """Raw points to game points (R10.1-R10.3); ``more`` = this team has the larger total."""
+    f, u = divmod(x, 10)
+    if contract == NT:
+        return f if u <= 4 else f + 1  # R10.3 (raw totals are even)
+    pivot = 4 if contract == AT else 6  # R10.2 / R10.1
+    if u < pivot:
+        return f
+    if u > pivot:
+        return f + 1
+    return f if more else f + 1
+
+
+def whole_pot(total: int) -> int:
+    """R10.5: the deal's whole pot, round-half-up of the sum of both totals over 10."""
+    return (total + 5) // 10
+
+
+@dataclass(frozen=True, slots=True)
+class DealScore:
+    outcome: str
+    points: tuple[int, int]  # game points written to each team (pot included)
+    pot: int  # hanging pot after the deal
+
+
+def score_deal(contract: int, team: int, totals: tuple[int, int], multiplier: int, pot: int) -> DealScore:
+    """Game points for a finished deal (R9.2, R10, R11).
+
+    ``team`` is the contract team, ``totals`` the raw totals of R9.1 per team, ``pot`` the hanging
+    pot carried in (H).
+    """
+    b, d = totals[team], totals[1 - team]
+    points = [0, 0]
+    if multiplier > 1:  # R11.4: kontra x2, rekontra x4; round first, then multiply
+        stake = whole_pot(b + d) * multiplier
+        if b == d:
+            return DealScore(HANGING, (0, 0), pot + stake)
+        winner = team if b > d else 1 - team
+        points[winner] = stake + pot
+        return DealScore(MADE if b > d else INSIDE, (points[0], points[1]), 0)
+    if b > d:  # R11.1
+        points[team] = round_points(b, contract, True) + pot
+        points[1 - team] = round_points(d, contract, False)
+        return DealScore(MADE, (points[0], points[1]), 0)
+    if b < d:  # R11.2: everything goes to the defenders
+        points[1 - team] = whole_pot(b + d) + pot
+        return DealScore(INSIDE, (points[0], points[1]), 0)
+    # R11.3 with R10.4: defenders' half rounded as "more", the hanging half as "fewer"
+    points[1 - team] = round_points(d, contract, True)
+    return DealScore(HANGING, (points[0], points[1]), pot + round_points(b, contract, False))
