@@ -1,0 +1,172 @@
+"""``belot tournament BOT_A BOT_B --deals N``: a duplicate tournament between two bots.
+
+Match pairs are played until at least N deal pairs (deals played with the same cards by both
+bots) are reached; see `belot.tournament` for exactly how deals map to matches and how the
+figures and their 95% intervals are computed.  Runs on ``--jobs`` local processes or, with
+``--ray [ADDRESS]``, on a Ray cluster, with the same figures for the same seed either way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+PROG = "belot tournament"
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "tournament",
+        help="duplicate matches between two bots: points per deal, match win rate, decision times",
+        description=(
+            "Duplicate tournament: each match pair plays one seeded deal stream twice, teams swapped, "
+            "each match to the target.  Pairs are played until at least DEALS deal pairs (deals "
+            "played by both matches of a pair) are reached."
+        ),
+    )
+    p.add_argument("bot_a", metavar="BOT_A", help="first bot: random, heuristic, pimc or bot:NAME")
+    p.add_argument("bot_b", metavar="BOT_B", help="second bot")
+    p.add_argument("--deals", type=int, default=1000, help="deal pairs to play at least (default 1000)")
+    p.add_argument("--seed", type=int, default=1, help="tournament seed: same seed, same figures (default 1)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1); figures do not depend on it")
+    p.add_argument("--target", type=int, default=151, help="match target in game points (default 151)")
+    p.add_argument("--records", metavar="DIR", help="write every match as a belot-record/1 file in DIR")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.add_argument(
+        "--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+        help="run on Ray: a local Ray with --jobs CPUs, or the cluster at ADDRESS (needs belot[ray]); "
+        "put it last or write --ray=ADDRESS",
+    )
+    p.set_defaults(func=run)
+
+
+def fail(message: str) -> int:
+    print(f"{PROG}: {message}", file=sys.stderr)
+    return 2
+
+
+def check_common(args: argparse.Namespace, prog: str) -> str | None:
+    """The first problem with the shared options (--jobs, --seed), or None."""
+    if args.jobs < 1:
+        return f"--jobs must be at least 1, not {args.jobs}"
+    return None
+
+
+def prepare_dir(path: str) -> str | None:
+    """Create DIR if needed; an error message when it cannot be used."""
+    if os.path.exists(path) and not os.path.isdir(path):
+        return f"{path} exists and is not a directory"
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        return f"cannot create {path}: {e.strerror}"
+    if not os.access(path, os.W_OK):
+        return f"cannot write to {path}"
+    return None
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..tournament import RayUnavailable, TournamentSpec, bot_key, make_runner, run_tournament
+
+    for name in (args.bot_a, args.bot_b):
+        try:
+            bot_key(name)
+        except ValueError as e:
+            return fail(str(e))
+    if args.deals < 1:
+        return fail(f"--deals must be at least 1, not {args.deals}")
+    if args.target < 1:
+        return fail(f"--target must be at least 1, not {args.target}")
+    problem = check_common(args, PROG)
+    if problem:
+        return fail(problem)
+    if args.records:
+        problem = prepare_dir(args.records)
+        if problem:
+            return fail(f"--records: {problem}")
+    spec = TournamentSpec(
+        bot_a=bot_key(args.bot_a), bot_b=bot_key(args.bot_b), deals=args.deals, seed=args.seed,
+        target=args.target, records=bool(args.records),
+    )
+    try:
+        runner = make_runner(args.jobs, False if args.ray is None else args.ray)
+    except RayUnavailable as e:
+        return fail(str(e))
+    try:
+        result = _run_with_progress(spec, runner, args.records)
+    finally:
+        runner.close()
+    figures = result.figures()
+    if args.json:
+        print(json.dumps(figures, indent=1))
+    else:
+        print_table(figures)
+    return 0
+
+
+def _run_with_progress(spec, runner, records_dir):  # type: ignore[no-untyped-def]
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from ..tournament import run_tournament
+
+    console = Console(stderr=True)
+    with Progress(
+        TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TimeElapsedColumn(), console=console, transient=True,
+    ) as progress:
+        task = progress.add_task(f"{spec.bot_a} vs {spec.bot_b}: deal pairs", total=spec.deals)
+
+        def on_pair(pair, done):  # type: ignore[no-untyped-def]
+            progress.update(task, completed=min(done, spec.deals))
+            if records_dir:
+                write_pair_records(records_dir, pair)
+
+        return run_tournament(spec, runner, on_pair)
+
+
+def write_pair_records(directory: str, pair) -> None:  # type: ignore[no-untyped-def]
+    """``match-KKKKK-0.json`` (A on team 0) and ``match-KKKKK-1.json`` (A on team 1)."""
+    for half, outcome in enumerate(pair.halves):
+        path = os.path.join(directory, f"match-{pair.index:05d}-{half}.json")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(outcome.record)
+
+
+def print_table(fig: dict) -> None:  # type: ignore[type-arg]
+    from rich.console import Console
+    from rich.table import Table
+
+    a, b = fig["bot_a"], fig["bot_b"]
+    ppd, mw = fig["points_per_deal"], fig["match_wins"]
+    table = Table(title=f"{a} vs {b}: duplicate, seed {fig['seed']}, matches to {fig['target']}")
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    table.add_row("match pairs / matches", f"{fig['match_pairs']} / {fig['matches']}")
+    table.add_row("deal pairs (deals played)", f"{fig['deal_pairs']} ({fig['deals_played']})")
+    table.add_row(f"game points per deal: {a} / {b}", f"{_f(ppd['a'])} / {_f(ppd['b'])}")
+    lo, hi = ppd["ci95"]
+    table.add_row(f"{a} - {b} per deal (95% CI)", f"{_f(ppd['difference'], True)}  [{_f(lo, True)}, {_f(hi, True)}]")
+    lo, hi = mw["ci95"]
+    table.add_row(f"{a} match wins / losses", f"{mw['a']} / {mw['b']}")
+    table.add_row(f"{a} match win rate (95% Wilson)", f"{_pct(mw['win_rate'])}  [{_pct(lo)}, {_pct(hi)}]")
+    table.add_row("pairs won both / split / lost both", f"{mw['pairs_won_both']} / {mw['pairs_split']} / {mw['pairs_lost_both']}")
+    for side, name in (("a", a), ("b", b)):
+        t = fig["timing"][side]
+        table.add_row(
+            f"decision ms, {name} ({'A' if side == 'a' else 'B'}): median / p95 / max",
+            f"{t['median_ms']:.3f} / {t['p95_ms']:.3f} / {t['max_ms']:.3f}",
+        )
+    Console().print(table)
+
+
+def _f(x: float | None, sign: bool = False) -> str:
+    if x is None:
+        return "n/a"
+    return f"{x:+.2f}" if sign else f"{x:.2f}"
+
+
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{100 * x:.1f}%"
