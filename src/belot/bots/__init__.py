@@ -24,6 +24,7 @@ class Bot(Protocol):
 # name -> "module:Class"; modules are imported only when the bot is made.
 REGISTRY: dict[str, str] = {
     "random": "belot.bots.random_bot:RandomBot",
+    "heuristic": "belot.bots.heuristic:HeuristicBot",
 }
 
 
