@@ -1,0 +1,124 @@
+"""``belot selfplay --games N --out DIR``: self-play data, one record (and observations) per match.
+
+Matches are played through the tournament's match path (`belot.tournament.play_match`) on
+``--jobs`` local processes or a Ray cluster (``--ray [ADDRESS]``); the files depend only on the
+seed, the bots and N.  Game g is written as ``DIR/game-GGGGGG.json`` (belot-record/1) and, with
+``--observations``, ``DIR/game-GGGGGG.npz`` holding per decision: ``observations`` (the acting
+seat's `belot.env.encoding.encode` vector), ``action_masks``, ``actions``, ``seats``,
+``deal_index`` and ``rewards`` (the game points the acting seat's team gained in that deal), plus
+``deal_points`` (per deal, the game points of teams 0 and 1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+PROG = "belot selfplay"
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "selfplay",
+        help="write self-play matches as records (and encoded observations) for training",
+        description=(
+            "Self-play data.  --bots takes one name (all four seats), two (A and B; games 2k and "
+            "2k+1 play the same deals with the teams swapped, as in a tournament) or four (by seat)."
+        ),
+    )
+    p.add_argument("--games", type=int, required=True, help="number of matches to play")
+    p.add_argument("--out", required=True, metavar="DIR", help="directory for the files (created if needed)")
+    p.add_argument("--bots", nargs="+", default=["heuristic"], metavar="BOT", help="bot names (default heuristic)")
+    p.add_argument("--seed", type=int, default=1, help="seed: same seed, same files (default 1)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--target", type=int, default=151, help="match target (default 151)")
+    p.add_argument("--observations", action="store_true", help="also write the encoded observations (.npz)")
+    p.add_argument(
+        "--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+        help="run on Ray: local Ray with --jobs CPUs, or the cluster at ADDRESS (needs belot[ray])",
+    )
+    p.set_defaults(func=run)
+
+
+def fail(message: str) -> int:
+    print(f"{PROG}: {message}", file=sys.stderr)
+    return 2
+
+
+def game_specs(bots: list[str], games: int, seed: int, target: int, observations: bool):  # type: ignore[no-untyped-def]
+    """The MatchSpec of each game, in order (see the module doc for the seating)."""
+    from ..tournament import MatchSpec
+
+    for g in range(games):
+        if len(bots) == 1:
+            seats, index = (bots[0],) * 4, g
+        elif len(bots) == 2:
+            a, b = bots
+            seats, index = ((a, b, a, b) if g % 2 == 0 else (b, a, b, a)), g // 2
+        else:
+            seats, index = tuple(bots), g
+        yield MatchSpec(seats=seats, seed=seed, index=index, target=target, record=True, observations=observations)  # type: ignore[arg-type]
+
+
+def run(args: argparse.Namespace) -> int:
+    from .tournament import prepare_dir
+    from ..tournament import RayUnavailable, bot_key, make_runner, play_match
+
+    if args.games < 1:
+        return fail(f"--games must be at least 1, not {args.games}")
+    if args.jobs < 1:
+        return fail(f"--jobs must be at least 1, not {args.jobs}")
+    if args.target < 1:
+        return fail(f"--target must be at least 1, not {args.target}")
+    if len(args.bots) not in (1, 2, 4):
+        return fail(f"--bots takes 1, 2 or 4 names, not {len(args.bots)}")
+    try:
+        bots = [bot_key(b) for b in args.bots]
+    except ValueError as e:
+        return fail(str(e))
+    if args.observations:
+        try:
+            import belot.env.encoding  # noqa: F401
+        except ImportError as e:
+            return fail(f"--observations needs belot.env.encoding and numpy: {e}")
+    problem = prepare_dir(args.out)
+    if problem:
+        return fail(f"--out: {problem}")
+    try:
+        runner = make_runner(args.jobs, False if args.ray is None else args.ray)
+    except RayUnavailable as e:
+        return fail(str(e))
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    deals = decisions = 0
+    try:
+        with Progress(
+            TextColumn("selfplay"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+            console=Console(stderr=True), transient=True,
+        ) as progress:
+            task = progress.add_task("games", total=args.games)
+            specs = game_specs(bots, args.games, args.seed, args.target, args.observations)
+            for g, outcome in enumerate(runner.ordered(play_match, specs)):
+                base = os.path.join(args.out, f"game-{g:06d}")
+                _write(base + ".json", outcome.record.encode("utf-8"))
+                if outcome.npz is not None:
+                    _write(base + ".npz", outcome.npz)
+                deals += len(outcome.deal_points)
+                decisions += sum(len(t) for t in outcome.times)
+                progress.update(task, advance=1)
+    finally:
+        runner.close()
+    what = "records and observations" if args.observations else "records"
+    print(f"{args.games} games, {deals} deals, {decisions} decisions: {what} written to {args.out}")
+    return 0
+
+
+def _write(path: str, data: bytes) -> None:
+    """Write whole or not at all (a temporary file renamed into place)."""
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
