@@ -1,0 +1,257 @@
+"""The ASGI app of ``belot serve`` (FastAPI): the HTTP routes and the websocket of docs/protocol.md.
+
+Routes only translate between HTTP/websocket and `tables.Lobby` / `tables.Table`; what may be
+done is decided there and by the rules core.  The browser UI is served from
+``belot/web/static`` (package data), with ``index.html`` for the client-side routes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from .. import i18n
+from ..bots import bot_names
+from ..errors import RecordError
+from ..record import results
+from .storage import Storage
+from .tables import Connection, Lobby, Table, TableError, default_bot
+
+log = logging.getLogger("belot.server")
+
+STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
+NOT_BUILT = """<!doctype html><html><head><meta charset="utf-8"><title>belot</title></head>
+<body><h1>belot serve</h1><p>The browser UI is not built yet (no belot/web/static/index.html).
+The API is up: <a href="/api/tables">/api/tables</a>; see docs/protocol.md.</p></body></html>"""
+
+
+def create_app(
+    storage: Storage | str, *, bot_delay: float = 0.5, grace: float = 60.0, static_dir: Path | None = None
+) -> FastAPI:
+    """The app over ``storage`` (a `Storage` or a SQLAlchemy URL); unfinished tables restore on start."""
+    store = Storage(storage) if isinstance(storage, str) else storage
+    lobby = Lobby(store, bot_delay=bot_delay, grace=grace)
+    static = static_dir or STATIC_DIR
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        n = lobby.restore_all()
+        if n:
+            log.info("restored %d unfinished table(s)", n)
+        yield
+        lobby.close()
+
+    app = FastAPI(title="belot", lifespan=lifespan, docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
+    app.state.lobby = lobby
+
+    @app.exception_handler(TableError)
+    async def table_error(_request: Request, e: TableError) -> JSONResponse:
+        return JSONResponse({"error": {"code": e.code, "message": e.message, "rule": e.rule}}, status_code=e.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_request: Request, e: RequestValidationError) -> JSONResponse:
+        first = e.errors()[0] if e.errors() else {}
+        where = ".".join(str(x) for x in first.get("loc", ()))
+        message = f"{where}: {first.get('msg', 'invalid request')}"
+        return JSONResponse({"error": {"code": "bad_request", "message": message}}, status_code=400)
+
+    def table_or_404(table_id: str) -> Table:
+        table = lobby.get(table_id)
+        if table is None:
+            raise TableError("no_table", f"there is no table {table_id!r}", 404)
+        return table
+
+    async def body_of(request: Request) -> dict[str, Any]:
+        raw = await request.body()
+        if not raw.strip():
+            return {}
+        try:
+            body = json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise TableError("bad_request", "the request body is not valid JSON", 400) from None
+        if not isinstance(body, dict):
+            raise TableError("bad_request", "the request body must be a JSON object", 400)
+        return body
+
+    # -- pages --------------------------------------------------------------------------------
+
+    def index() -> Response:
+        page = static / "index.html"
+        if page.is_file():
+            return FileResponse(page, media_type="text/html")
+        return HTMLResponse(NOT_BUILT)
+
+    @app.get("/", include_in_schema=False)
+    async def root() -> Response:
+        return index()
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> Response:
+        return index()
+
+    @app.get("/replay/{table_id}", include_in_schema=False)
+    async def replay_page(table_id: str) -> Response:
+        return index()
+
+    app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
+
+    # -- API ----------------------------------------------------------------------------------
+
+    @app.get("/api/health")
+    async def health() -> dict[str, Any]:
+        return {"ok": True}
+
+    @app.get("/api/i18n/{lang}")
+    async def catalog(lang: str) -> dict[str, str]:
+        if lang not in i18n.LANGUAGES:
+            raise TableError("no_language", f"unknown language {lang!r}; choose one of {', '.join(i18n.LANGUAGES)}", 404)
+        return i18n.catalog(lang)
+
+    @app.get("/api/bots")
+    async def bots() -> dict[str, Any]:
+        return {"bots": [f"bot:{n}" for n in bot_names()], "default": default_bot()}
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(request: Request) -> dict[str, Any]:
+        table, seat, token = lobby.create(await body_of(request))
+        out: dict[str, Any] = {"table": table.info()}
+        if token is not None:
+            out.update(seat=seat, token=token)
+        return out
+
+    @app.get("/api/tables")
+    async def list_tables(all: bool = False) -> dict[str, Any]:
+        if all:
+            found = [lobby.get(i) for i in lobby.storage.recent_ids()]
+            return {"tables": [t.info() for t in found if t is not None]}
+        return {"tables": [t.info() for t in lobby.open_tables()]}
+
+    @app.get("/api/tables/{table_id}")
+    async def get_table(table_id: str) -> dict[str, Any]:
+        return {"table": table_or_404(table_id).info()}
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join(table_id: str, request: Request) -> dict[str, Any]:
+        table = table_or_404(table_id)
+        body = await body_of(request)
+        unknown = sorted(set(body) - {"seat", "name"})
+        if unknown:
+            raise TableError("bad_request", f"unknown field {unknown[0]!r}", 400)
+        seat, token = table.join(body.get("seat"), body.get("name"))
+        return {"table": table.info(), "seat": seat, "token": token}
+
+    @app.post("/api/tables/{table_id}/leave")
+    async def leave(table_id: str, request: Request) -> dict[str, Any]:
+        table = table_or_404(table_id)
+        body = await body_of(request)
+        table.leave(body.get("token"))
+        return {"table": table.info()}
+
+    @app.get("/api/tables/{table_id}/state")
+    async def state(table_id: str, token: str | None = None) -> dict[str, Any]:
+        table = table_or_404(table_id)
+        seat = None
+        if token is not None:
+            seat = table.seat_of(token)
+            if seat is None:
+                raise TableError("bad_token", "this token holds no seat of this table", 403)
+        return table.state(seat)
+
+    @app.post("/api/tables/{table_id}/action")
+    async def action(table_id: str, request: Request) -> dict[str, Any]:
+        table = table_or_404(table_id)
+        body = await body_of(request)
+        unknown = sorted(set(body) - {"token", "action", "seq"})
+        if unknown:
+            raise TableError("bad_message", f"unknown field {unknown[0]!r}", 400)
+        seat = table.seat_of(body.get("token"))
+        if seat is None:
+            raise TableError("bad_token", "this token holds no seat of this table", 403)
+        if "action" not in body:
+            raise TableError("bad_message", "the body needs an \"action\"", 400)
+        table.submit(seat, body["action"], body.get("seq"))
+        return table.state(seat)
+
+    @app.get("/api/tables/{table_id}/record")
+    async def get_record(table_id: str) -> dict[str, Any]:
+        return table_or_404(table_id).record()
+
+    @app.get("/api/tables/{table_id}/replay")
+    async def get_replay(table_id: str) -> dict[str, Any]:
+        table = table_or_404(table_id)
+        doc = table.record()
+        try:
+            res = results(table.match)
+        except RecordError as e:  # cannot happen for a match the server played; never a 500 if it does
+            raise TableError("in_progress", str(e)) from None
+        return {"table": table.info(), "record": doc, "results": res}
+
+    # -- websocket ----------------------------------------------------------------------------
+
+    @app.websocket("/api/tables/{table_id}/ws")
+    async def socket(websocket: WebSocket, table_id: str) -> None:
+        await websocket.accept()
+        table = lobby.get(table_id)
+        if table is None:
+            await _refuse(websocket, TableError("no_table", f"there is no table {table_id!r}", 404), 4004)
+            return
+        token = websocket.query_params.get("token")
+        seat = None
+        if token:
+            seat = table.seat_of(token)
+            if seat is None:
+                await _refuse(websocket, TableError("bad_token", "this token holds no seat of this table", 403), 4001)
+                return
+        conn = Connection(seat)
+        sender = asyncio.create_task(_send_loop(websocket, conn))
+        table.connect(conn)
+        try:
+            while True:
+                msg = await websocket.receive()
+                if msg["type"] == "websocket.disconnect":
+                    break
+                reply = table.handle_text(conn, msg.get("text"))
+                if reply is not None:
+                    conn.queue.put_nowait(json.dumps(reply, ensure_ascii=False))
+        except WebSocketDisconnect:
+            pass
+        finally:
+            table.disconnect(conn)
+            conn.queue.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await sender
+
+    return app
+
+
+async def _refuse(websocket: WebSocket, error: TableError, code: int) -> None:
+    await websocket.send_text(json.dumps(error.to_json()))
+    await websocket.close(code)
+
+
+async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
+    """Send the connection's queued messages in order; ``None`` closes the socket."""
+    try:
+        while True:
+            text = await conn.queue.get()
+            if text is None:
+                if websocket.application_state == WebSocketState.CONNECTED:
+                    await websocket.close(4001)
+                return
+            await websocket.send_text(text)
+    except Exception:  # the client went away; the receive side notices and cleans up
+        return
+
+
+__all__ = ["STATIC_DIR", "create_app"]

@@ -1,0 +1,248 @@
+"""The server's database, behind one small interface (`Storage`), with SQLAlchemy Core.
+
+What is stored is the game itself: per table its settings and the seed of its shuffles, per seat
+who holds it (a hash of the secret token), the dealt hands of every deal, and the action log.
+A table's state is always derived from these by replaying the actions through the rules core.
+Every accepted action is written in its own transaction (`append_action`) before anyone hears
+of it.  The default database is SQLite (WAL journal: a committed action survives the server
+process being killed); any SQLAlchemy URL works, so PostgreSQL is a matter of the URL.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+SCHEMA_VERSION = 1
+
+metadata = sa.MetaData()
+meta_table = sa.Table(
+    "belot_meta", metadata,
+    sa.Column("key", sa.String(64), primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+)
+tables_table = sa.Table(
+    "belot_tables", metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("settings", sa.Text, nullable=False),  # JSON: target, seats, names, substitute, turn_timer
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("record", sa.Text, nullable=True),  # the finished match's record (belot-record/1)
+)
+seats_table = sa.Table(
+    "belot_seats", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("belot_tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("token_hash", sa.String(64), nullable=True),
+    sa.Column("name", sa.String(100), nullable=True),
+)
+deals_table = sa.Table(
+    "belot_deals", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("belot_tables.id"), primary_key=True),
+    sa.Column("deal_index", sa.Integer, primary_key=True),
+    sa.Column("dealer", sa.Integer, nullable=False),
+    sa.Column("hands", sa.Text, nullable=False),  # JSON: four lists of card names, in dealing order
+)
+actions_table = sa.Table(
+    "belot_actions", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("belot_tables.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("action", sa.Integer, nullable=False),  # the engine action (belot.game)
+    sa.Column("bot", sa.Boolean, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+
+@dataclass
+class DealRow:
+    deal_index: int
+    dealer: int
+    hands: list[list[str]]
+
+
+@dataclass
+class StoredTable:
+    """One table as stored: enough to rebuild its live state."""
+
+    id: str
+    created: float
+    seed: int
+    settings: dict[str, Any]
+    status: str
+    seats: dict[int, tuple[str | None, str | None]]  # seat -> (token hash, name)
+    deals: list[DealRow] = field(default_factory=list)
+    actions: list[tuple[int, int, bool]] = field(default_factory=list)  # (seat, action, bot) by seq
+    record: str | None = None
+
+
+class StorageError(RuntimeError):
+    """The database cannot be opened or is of an unknown schema."""
+
+
+class Storage:
+    """All the server's reads and writes.  Methods are short transactions; none holds game logic."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        kwargs: dict[str, Any] = {}
+        if url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False}
+        self.engine: Engine = sa.create_engine(url, **kwargs)
+        if url.startswith("sqlite"):
+            sa.event.listen(self.engine, "connect", _sqlite_pragmas)
+        self.migrate()
+
+    @classmethod
+    def for_path(cls, path: str) -> Storage:
+        return cls(f"sqlite:///{path}")
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- schema -------------------------------------------------------------------------------
+
+    def migrate(self) -> None:
+        """Create the tables, or bring an older schema up to date (one step per version)."""
+        metadata.create_all(self.engine)
+        with self.engine.begin() as c:
+            row = c.execute(sa.select(meta_table.c.value).where(meta_table.c.key == "schema_version")).first()
+            version = int(row[0]) if row else 0
+            if version > SCHEMA_VERSION:
+                raise StorageError(
+                    f"the database has schema version {version}, newer than this belot ({SCHEMA_VERSION})"
+                )
+            # Future migrations go here: `if version < 2: ...` each in this transaction.
+            if row is None:
+                c.execute(sa.insert(meta_table).values(key="schema_version", value=str(SCHEMA_VERSION)))
+            elif version < SCHEMA_VERSION:
+                c.execute(
+                    sa.update(meta_table).where(meta_table.c.key == "schema_version").values(value=str(SCHEMA_VERSION))
+                )
+
+    # -- writes -------------------------------------------------------------------------------
+
+    def create_table(
+        self, table_id: str, seed: int, settings: dict[str, Any], status: str, first_deal: DealRow
+    ) -> float:
+        created = time.time()
+        with self.engine.begin() as c:
+            c.execute(sa.insert(tables_table).values(
+                id=table_id, created=created, seed=seed, settings=json.dumps(settings), status=status,
+            ))
+            c.execute(sa.insert(seats_table), [
+                {"table_id": table_id, "seat": s, "token_hash": None, "name": None} for s in range(4)
+            ])
+            c.execute(sa.insert(deals_table).values(
+                table_id=table_id, deal_index=first_deal.deal_index, dealer=first_deal.dealer,
+                hands=json.dumps(first_deal.hands),
+            ))
+        return created
+
+    def set_seat(
+        self, table_id: str, seat: int, token_hash: str | None, name: str | None, status: str | None = None
+    ) -> None:
+        """Give the seat to a token (join) or free it (``token_hash`` None); optionally set the status."""
+        with self.engine.begin() as c:
+            c.execute(
+                sa.update(seats_table)
+                .where(seats_table.c.table_id == table_id, seats_table.c.seat == seat)
+                .values(token_hash=token_hash, name=name)
+            )
+            if status is not None:
+                c.execute(sa.update(tables_table).where(tables_table.c.id == table_id).values(status=status))
+
+    def append_action(
+        self,
+        table_id: str,
+        seq: int,
+        seat: int,
+        action: int,
+        bot: bool,
+        new_deals: Sequence[DealRow] = (),
+        status: str | None = None,
+        record: str | None = None,
+    ) -> None:
+        """One accepted action, with the deal it caused to be dealt and the status it set, atomically.
+
+        The primary key (table, seq) makes a second writer of the same step fail instead of forking
+        the history.
+        """
+        with self.engine.begin() as c:
+            c.execute(sa.insert(actions_table).values(
+                table_id=table_id, seq=seq, seat=seat, action=action, bot=bot, at=time.time(),
+            ))
+            if new_deals:
+                c.execute(sa.insert(deals_table), [
+                    {"table_id": table_id, "deal_index": d.deal_index, "dealer": d.dealer, "hands": json.dumps(d.hands)}
+                    for d in new_deals
+                ])
+            if status is not None or record is not None:
+                values: dict[str, Any] = {}
+                if status is not None:
+                    values["status"] = status
+                if record is not None:
+                    values["record"] = record
+                c.execute(sa.update(tables_table).where(tables_table.c.id == table_id).values(**values))
+
+    # -- reads --------------------------------------------------------------------------------
+
+    def unfinished_ids(self) -> list[str]:
+        with self.engine.connect() as c:
+            rows = c.execute(
+                sa.select(tables_table.c.id).where(tables_table.c.status != "finished").order_by(tables_table.c.created)
+            )
+            return [r[0] for r in rows]
+
+    def recent_ids(self, limit: int = 100) -> list[str]:
+        with self.engine.connect() as c:
+            rows = c.execute(sa.select(tables_table.c.id).order_by(tables_table.c.created.desc()).limit(limit))
+            return [r[0] for r in rows]
+
+    def load(self, table_id: str) -> StoredTable | None:
+        with self.engine.connect() as c:
+            t = c.execute(sa.select(tables_table).where(tables_table.c.id == table_id)).first()
+            if t is None:
+                return None
+            seats = {
+                r.seat: (r.token_hash, r.name)
+                for r in c.execute(sa.select(seats_table).where(seats_table.c.table_id == table_id))
+            }
+            deals = [
+                DealRow(r.deal_index, r.dealer, json.loads(r.hands))
+                for r in c.execute(
+                    sa.select(deals_table).where(deals_table.c.table_id == table_id).order_by(deals_table.c.deal_index)
+                )
+            ]
+            actions = [
+                (r.seat, r.action, bool(r.bot))
+                for r in c.execute(
+                    sa.select(actions_table.c.seq, actions_table.c.seat, actions_table.c.action, actions_table.c.bot)
+                    .where(actions_table.c.table_id == table_id)
+                    .order_by(actions_table.c.seq)
+                )
+            ]
+        return StoredTable(
+            id=t.id, created=t.created, seed=t.seed, settings=json.loads(t.settings), status=t.status,
+            seats=seats, deals=deals, actions=actions, record=t.record,
+        )
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL + synchronous=NORMAL: a commit is in the journal before it returns, so it survives the
+    # server process dying (SIGKILL); only a power loss may drop the very last commits.
+    cur = dbapi_connection.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
+__all__ = ["DealRow", "SCHEMA_VERSION", "Storage", "StorageError", "StoredTable"]
