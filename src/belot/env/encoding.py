@@ -16,10 +16,12 @@ import numpy as np
 from ..cards import NUM_CARDS
 from ..contracts import LAST_TRICK_BONUS, TABLES
 from ..declarations import DECLARATIONS, KINDS
-from ..game import AUCTION, NUM_ACTIONS, OVER, PLAY, SeatView
-from ..auction import NUM_CALLS, KONTRA, REKONTRA, BID_BASE, PASS
+from ..auction import BID_BASE, KONTRA, NUM_CALLS, PASS, REKONTRA
+from ..game import AUCTION, BELOTE_BASE, CALL_BASE, DECLARE_BASE, NUM_ACTIONS, OVER, PLAY, Deal, SeatView
 
-__all__ = ["SECTIONS", "OFFSETS", "SIZE", "NUM_ACTIONS", "DTYPE", "encode", "action_mask", "describe"]
+__all__ = [
+    "DTYPE", "NUM_ACTIONS", "OFFSETS", "SECTIONS", "SIZE", "IncrementalEncoder", "action_mask", "describe", "encode",
+]
 
 DTYPE = np.float32
 
@@ -175,3 +177,186 @@ def action_mask(view: SeatView) -> np.ndarray:
     if view.legal_actions:
         mask[list(view.legal_actions)] = 1
     return mask
+
+
+# -- the incremental encoder ---------------------------------------------------------------------
+
+_REL = tuple(tuple((s - o) & 3 for o in range(4)) for s in range(4))  # _REL[seat][observer]
+_HAND, _PHASE, _DEALER, _TO_MOVE = _O["hand"], _O["phase"], _O["dealer"], _O["to_move"]
+_BIDS, _KONTRAS, _REKONTRAS, _LAST_CALL = _O["bids"], _O["kontras"], _O["rekontras"], _O["last_call"]
+_PASSES, _CONTRACT, _DECLARER, _MULT = _O["passes"], _O["contract"], _O["declarer"], _O["multiplier"]
+_ANNOUNCED, _OWN, _BELOTES, _HISTORY = _O["announced"], _O["own_declared"], _O["belotes"], _O["history"]
+_LEADERS, _WINNERS, _TRICK, _PLAYED, _UNSEEN = _O["leaders"], _O["winners"], _O["trick"], _O["played"], _O["unseen"]
+_TRICK_POINTS, _SCORE, _TARGET, _POT, _DEAL_INDEX = (
+    _O["trick_points"], _O["score"], _O["target"], _O["pot"], _O["deal_index"]
+)
+_DECL_KIND = tuple(_KIND_INDEX[d.kind] for d in DECLARATIONS)
+_DECL_CARDS = tuple(tuple(d.cards) for d in DECLARATIONS)
+
+
+class IncrementalEncoder:
+    """`encode` for all four seats at once, kept up to date one action at a time.
+
+    ``x[seat]`` equals ``encode(view(seat))`` after every action (tests/test_env.py checks it
+    along random games); it costs a handful of element writes per action instead of a full
+    rebuild from the view, which is what lets the environment step fast.  Call `start` when a
+    deal is dealt, `update` after each action applied to it, and `set_match` when a match ends.
+    It reads only public facts and each seat's own cards into that seat's row.
+    """
+
+    __slots__ = ("x", "rows", "passes", "contract", "points", "won", "n_cards", "trick_cards", "to_move")
+
+    def __init__(self) -> None:
+        self.x = np.zeros((4, SIZE), dtype=DTYPE)
+        self.rows = [self.x[o] for o in range(4)]
+        self.passes = 0
+        self.contract = -1
+        self.points: tuple[int, ...] = ()
+        self.won = [0, 0]  # by absolute team
+        self.n_cards = 0
+        self.trick_cards: list[int] = []
+        self.to_move = -1
+
+    def start(self, deal: Deal, score: tuple[int, int] = (0, 0), target: int = 151, deal_index: int = 0) -> None:
+        """A new deal was dealt (nothing applied to it yet)."""
+        self.x.fill(0.0)
+        self.passes = 0
+        self.contract = -1
+        self.points = ()
+        self.won = [0, 0]
+        self.n_cards = 0
+        self.trick_cards = []
+        self.to_move = deal.to_move
+        for o, row in enumerate(self.rows):
+            row[_UNSEEN : _UNSEEN + NUM_CARDS] = 1.0
+            for c in deal.dealt[o][:5]:
+                row[_HAND + c] = 1.0
+                row[_UNSEEN + c] = 0.0
+            row[_PHASE] = 1.0
+            row[_DEALER + _REL[deal.dealer][o]] = 1.0
+            row[_TO_MOVE + _REL[deal.to_move][o]] = 1.0
+            row[_TARGET] = target / SCORE_SCALE
+            row[_POT] = deal.pot / SCORE_SCALE
+            row[_DEAL_INDEX] = deal_index / DEAL_SCALE
+        self.set_match(score)
+
+    def set_match(self, score: tuple[int, int] | list[int]) -> None:
+        """The match score changed (the last deal of a match was scored)."""
+        for o, row in enumerate(self.rows):
+            row[_SCORE] = score[o & 1] / SCORE_SCALE
+            row[_SCORE + 1] = score[(o & 1) ^ 1] / SCORE_SCALE
+
+    def update(self, deal: Deal, seat: int, action: int) -> None:
+        """``seat`` just applied ``action`` to ``deal``."""
+        rows = self.rows
+        rel = _REL[seat]
+        if action < CALL_BASE:
+            card = action & 31
+            n = self.n_cards
+            k, pos = n >> 2, n & 3
+            self.n_cards = n + 1
+            for o in range(4):
+                row = rows[o]
+                r32 = 32 * rel[o] + card
+                row[_HISTORY + 128 * k + r32] = 1.0
+                row[_PLAYED + r32] = 1.0
+                row[_TRICK + r32] = 1.0
+                row[_UNSEEN + card] = 0.0
+            rows[seat][_HAND + card] = 0.0
+            if pos == 0:
+                for o in range(4):
+                    rows[o][_LEADERS + 4 * k + rel[o]] = 1.0
+            if action >= BELOTE_BASE:
+                for o in range(4):
+                    rows[o][_BELOTES + 4 * rel[o] + (card >> 3)] = 1.0
+            self.trick_cards.append(card)
+            if pos == 3:
+                winner = deal.trick_winners[-1]
+                pts = self.points
+                t = self.trick_cards
+                gained = pts[t[0]] + pts[t[1]] + pts[t[2]] + pts[t[3]]
+                if k == 7:
+                    gained += LAST_TRICK_BONUS
+                self.won[winner & 1] += gained
+                self.trick_cards = []
+                self.x[:, _TRICK : _TRICK + 128] = 0.0
+                wrel = _REL[winner]
+                for o in range(4):
+                    row = rows[o]
+                    row[_WINNERS + 4 * k + wrel[o]] = 1.0
+                    row[_TRICK_POINTS] = self.won[o & 1] / POINT_SCALE
+                    row[_TRICK_POINTS + 1] = self.won[(o & 1) ^ 1] / POINT_SCALE
+                if k == 7:
+                    self._phase(2)
+        elif action < DECLARE_BASE:
+            self._call(deal, seat, action - CALL_BASE)
+        else:
+            i = action - DECLARE_BASE
+            kind = _DECL_KIND[i]
+            for o in range(4):
+                rows[o][_ANNOUNCED + 4 * rel[o] + kind] += 1.0
+            own = rows[seat]
+            for c in _DECL_CARDS[i]:
+                own[_OWN + c] = 1.0
+        self._set_to_move(deal.to_move)
+
+    def _set_to_move(self, to_move: int) -> None:
+        if to_move == self.to_move:
+            return
+        rows = self.rows
+        if self.to_move >= 0:
+            old = _REL[self.to_move]
+            for o in range(4):
+                rows[o][_TO_MOVE + old[o]] = 0.0
+        if to_move >= 0:
+            new = _REL[to_move]
+            for o in range(4):
+                rows[o][_TO_MOVE + new[o]] = 1.0
+        self.to_move = to_move
+
+    def _phase(self, index: int) -> None:
+        self.x[:, _PHASE : _PHASE + 3] = 0.0
+        self.x[:, _PHASE + index] = 1.0
+
+    def _call(self, deal: Deal, seat: int, call: int) -> None:
+        x = self.x
+        rows = self.rows
+        rel = _REL[seat]
+        self.passes = self.passes + 1 if call == PASS else 0
+        x[:, _PASSES : _PASSES + 4] = 0.0
+        x[:, _PASSES + min(self.passes, 3)] = 1.0
+        for o in range(4):
+            base = _LAST_CALL + NUM_CALLS * rel[o]
+            row = rows[o]
+            row[base : base + NUM_CALLS] = 0.0
+            row[base + call] = 1.0
+        if call != PASS:
+            if call == KONTRA:
+                grid, mult = _KONTRAS, 1
+            elif call == REKONTRA:
+                grid, mult = _REKONTRAS, 2
+            else:
+                self.contract = call - BID_BASE
+                grid, mult = _BIDS, 0
+                x[:, _CONTRACT : _CONTRACT + 6] = 0.0
+                x[:, _CONTRACT + self.contract] = 1.0
+                x[:, _DECLARER : _DECLARER + 4] = 0.0
+                for o in range(4):
+                    rows[o][_DECLARER + rel[o]] = 1.0
+            for o in range(4):
+                rows[o][grid + 4 * self.contract + rel[o]] = 1.0
+            x[:, _MULT : _MULT + 3] = 0.0
+            x[:, _MULT + mult] = 1.0
+        if deal.phase != AUCTION:
+            # The auction is over: the last three cards are dealt (R2.3), or, when all passed,
+            # the view shows the whole hand of the redealt deal.
+            for o in range(4):
+                row = rows[o]
+                for c in deal.dealt[o][5:]:
+                    row[_HAND + c] = 1.0
+                    row[_UNSEEN + c] = 0.0
+            if deal.phase == PLAY:
+                self.points = TABLES[self.contract].points
+                self._phase(1)
+            else:
+                self._phase(2)

@@ -1,0 +1,63 @@
+"""Environment steps per second of `belot_v0` with random agents (actions sampled from the mask).
+
+Each step is what a training loop does: ``env.last()`` (observation vector and action mask of the
+agent to act), pick a uniformly random legal action from the mask, ``env.step(action)``; the
+agents' final dead steps at the end of each episode count too.  Measured on the wrapped `env()`
+(PettingZoo's usual wrappers) and on `raw_env`, in deal and match mode.  The last line is the
+figure: ``env steps/s (wrapped, deal): N``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import time
+
+import numpy as np
+
+from belot.env import belot_v0
+
+
+def run(e: object, steps: int, seed: int) -> tuple[float, int, int]:
+    """(seconds, steps, episodes) for at least ``steps`` steps of whole episodes."""
+    rng = random.Random(seed)
+    n = episodes = 0
+    e.reset(seed=seed)  # type: ignore[attr-defined]
+    start = time.perf_counter()
+    while n < steps:
+        for agent in e.agent_iter():  # type: ignore[attr-defined]
+            obs, reward, terminated, truncated, info = e.last()  # type: ignore[attr-defined]
+            if terminated or truncated:
+                action = None
+            else:
+                legal = np.flatnonzero(obs["action_mask"])
+                action = int(legal[rng.randrange(len(legal))])
+            e.step(action)  # type: ignore[attr-defined]
+            n += 1
+        episodes += 1
+        e.reset()  # type: ignore[attr-defined]
+    return time.perf_counter() - start, n, episodes
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--steps", type=int, default=100_000)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}  cpus: {os.cpu_count()}")
+    results = {}
+    for wrapped in (False, True):
+        for mode in ("match", "deal"):
+            make = belot_v0.env if wrapped else belot_v0.raw_env
+            e = make(mode=mode, seed=args.seed)
+            run(e, 2000, args.seed)  # warm-up
+            elapsed, n, episodes = run(e, args.steps, args.seed)
+            label = f"{'wrapped' if wrapped else 'raw'}, {mode}"
+            results[label] = n / elapsed
+            print(f"{label:14s} {n} steps, {episodes} episodes in {elapsed:.2f} s: {n / elapsed:,.0f} steps/s")
+    print(f"env steps/s (wrapped, deal): {results['wrapped, deal']:,.0f}")
+
+
+if __name__ == "__main__":
+    main()

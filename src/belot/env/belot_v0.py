@@ -1,0 +1,260 @@
+"""`belot_v0`: Belot as a PettingZoo AEC environment, over one deal or one whole match.
+
+Agents ``player_0`` .. ``player_3`` are seats 0-3 (teams: seats 0+2 and 1+3).  Each agent observes
+``{"observation": float32[SIZE], "action_mask": int8[163]}``: the vector of belot.env.encoding (its
+own seat's view only) and the mask over belot.game's fixed action space (all zeros when it is not
+that agent's turn).  The deal is shuffled and dealt inside `reset`/`step` from the environment's
+own seeded ``random.Random``: there is no chance agent.
+
+Rewards are game points, at the end of each deal, from the agent's team's side: the points its
+team scored in that deal minus the points the other team scored (``DealResult.points``, the pot
+included), so partners get the same reward, opponents its negative, and an agent's rewards over a
+match add up to its team's final score minus the other team's.  A deal in which all four pass
+scores 0.  ``mode="deal"`` ends the episode when the deal ends (an all-pass deal included);
+``mode="match"`` plays deals to the target (R12) and ends when the match is won.  In deal mode
+``reset(options={"hands": [[...] x4], "dealer": d})`` plays a given deal (hands in dealing order,
+as in records) instead of a shuffled one.
+
+Illegal actions (any action whose mask bit is 0, out-of-range ints included): with
+``illegal_reward=None`` (the default of `raw_env`) `step` raises `belot.errors.RuleError` (a
+ValueError naming the rule) and changes nothing; with a number (`env()` uses ``-100.0``) the
+game ends at once as with PettingZoo's TerminateIllegalWrapper in its classic games: the offender
+gets ``illegal_reward``, the others 0, every agent is terminated and ``infos[offender]["illegal"]``
+says why.  `env()` also enforces the call order (reset before step, ...) like PettingZoo's
+OrderEnforcingWrapper, of which it is a subclass.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+
+from ..contracts import CONTRACT_NAMES
+from ..errors import RuleError
+from ..game import NUM_ACTIONS, Deal, Match, action_name, deal_hands
+from .encoding import DTYPE, OFFSETS, SIZE, IncrementalEncoder
+
+MODES = ("deal", "match")
+ILLEGAL_REWARD = -100.0  # more than a deal can cost short of a rekontra
+AGENTS = tuple(f"player_{seat}" for seat in range(4))
+
+
+def env(mode: str = "deal", seed: int | None = None, illegal_reward: float | None = ILLEGAL_REWARD, **kwargs: Any) -> AECEnv:
+    """The wrapped environment (the usual entry point); see the module docstring."""
+    return _OrderEnforcing(raw_env(mode=mode, seed=seed, illegal_reward=illegal_reward, **kwargs))
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's OrderEnforcingWrapper with a direct `last`: the base version reads five
+    attributes through the wrapper's ``__getattr__``, which costs a fifth of a step."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self.env.last(observe)
+
+
+def _observation_space() -> spaces.Dict:
+    high = np.ones(SIZE, dtype=DTYPE)
+    high[OFFSETS["announced"]] = 8.0  # counts
+    for name in ("trick_points", "score", "target", "pot", "deal_index"):
+        high[OFFSETS[name]] = 1000.0  # scaled numbers, far above anything a game reaches
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(low=0.0, high=high, shape=(SIZE,), dtype=DTYPE),
+            "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
+        }
+    )
+
+
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
+    """Belot deal or match for four agents; see the module docstring."""
+
+    metadata = {"name": "belot_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
+
+    def __init__(
+        self,
+        mode: str = "deal",
+        seed: int | None = None,
+        target: int = 151,
+        illegal_reward: float | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if mode not in MODES:
+            raise ValueError(f"mode must be 'deal' or 'match', not {mode!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be 'human', 'ansi' or None, not {render_mode!r}")
+        if not isinstance(target, int) or target < 1:
+            raise ValueError(f"target must be a positive number of game points, not {target!r}")
+        self.mode = mode
+        self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
+        self.target = target
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        self.agent_name_mapping = {a: seat for seat, a in enumerate(AGENTS)}
+        space = _observation_space()
+        self.observation_spaces = {a: space for a in AGENTS}
+        action_space = spaces.Discrete(NUM_ACTIONS)
+        self.action_spaces = {a: action_space for a in AGENTS}
+        self._rng = random.Random(seed)
+        self._encoder = IncrementalEncoder()
+        self.match: Match | None = None
+        self.deal: Deal | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # -- episode ---------------------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        options = options or {}
+        if self.mode == "match":
+            self.match = Match(target=self.target, rng=self._rng)
+            self.deal = self.match.current
+        else:
+            self.match = None
+            if "hands" in options:  # a given deal (duplicate play, tests)
+                dealer = options.get("dealer", 0)
+                self.deal = Deal(dealer, options["hands"])  # checks the hands and the dealer
+            else:
+                dealer = self._rng.randrange(4)  # R2.1
+                self.deal = Deal(dealer, deal_hands(self._rng, dealer))
+        assert self.deal is not None
+        self._encoder.start(self.deal, target=self.target if self.match else 151)
+        self.agent_selection = AGENTS[self.deal.to_move]
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        deal = self.deal
+        assert deal is not None
+        seat = deal.to_move
+        try:
+            action = int(action)
+            if not 0 <= action < NUM_ACTIONS:
+                raise RuleError(f"{action} is not an action (0-{NUM_ACTIONS - 1})", "R5.1")
+            # Both raise RuleError before changing anything; Match.apply also scores a finished
+            # deal into the match and deals the next one.
+            (self.match or deal).apply(action)
+        except (RuleError, TypeError, ValueError) as e:
+            if self.illegal_reward is None:
+                if isinstance(e, RuleError):
+                    raise
+                raise RuleError(f"{action!r} is not an action", "R5.1") from e
+            self._illegal(agent, action, e)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        rewards = self.rewards
+        for a in AGENTS:
+            rewards[a] = 0.0
+        self._encoder.update(deal, seat, action)
+        if deal.is_over:
+            self._close_deal(deal)
+        if not self.terminations[agent]:
+            assert self.deal is not None
+            self.agent_selection = AGENTS[self.deal.to_move]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _illegal(self, agent: str, action: Any, error: Exception) -> None:
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: 0.0 for a in self.agents}
+        assert self.illegal_reward is not None
+        self.rewards[agent] = self.illegal_reward
+        self.terminations = {a: True for a in self.agents}
+        self.infos[agent] = {"illegal": f"{action!r}: {error}"}
+        self._accumulate_rewards()
+
+    def _close_deal(self, deal: Deal) -> None:
+        result = deal.result
+        assert result is not None
+        diff = float(result.points[0] - result.points[1])
+        for seat, a in enumerate(AGENTS):
+            self.rewards[a] = diff if seat & 1 == 0 else -diff
+        m = self.match
+        if m is None or m.is_over:
+            if m is not None:
+                self._encoder.set_match(m.score)
+            self.terminations = {a: True for a in self.agents}
+            for a in self.agents:
+                self.infos[a] = {"result": result.to_json()}
+            return
+        self.deal = m.current
+        assert self.deal is not None
+        self._encoder.start(self.deal, (m.score[0], m.score[1]), m.target, len(m.deals) - 1)
+
+    # -- observation -----------------------------------------------------------------------------
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.agent_name_mapping[agent]
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        deal = self.deal
+        if deal is not None and deal.to_move == seat and not deal.is_over:
+            mask[deal.legal_actions()] = 1
+        return {"observation": self._encoder.x[seat].copy(), "action_mask": mask}
+
+    def legal_actions(self, agent: str | None = None) -> list[int]:
+        """The legal actions of ``agent`` (default: the agent to act) as ints."""
+        seat = self.agent_name_mapping[agent or self.agent_selection]
+        deal = self.deal
+        if deal is None or deal.is_over or deal.to_move != seat:
+            return []
+        return deal.legal_actions()
+
+    def view(self, agent: str) -> Any:
+        """The `SeatView` behind ``agent``'s observation (for bots written against belot.game)."""
+        seat = self.agent_name_mapping[agent]
+        if self.match is not None:
+            return self.match.view(seat)
+        assert self.deal is not None
+        return self.deal.view(seat)
+
+    # -- rendering -------------------------------------------------------------------------------
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = self._text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def _text(self) -> str:
+        deal = self.deal
+        if deal is None:
+            return "belot_v0: call reset() first"
+        lines = []
+        if self.match is not None:
+            lines.append(f"deal {len(self.match.deals)}  score {self.match.score[0]}-{self.match.score[1]}")
+        contract = CONTRACT_NAMES[deal.contract] if deal.contract >= 0 else "-"
+        lines.append(f"dealer {deal.dealer}  phase {deal.phase}  contract {contract} x{deal.auction.multiplier}")
+        last = [f"{s}:{action_name(a)}" for s, a in zip(deal.actors[-4:], deal.actions[-4:])]
+        lines.append("last actions: " + " ".join(last))
+        if not deal.is_over:
+            lines.append(f"to move: {AGENTS[deal.to_move]}")
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        pass

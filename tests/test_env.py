@@ -1,0 +1,366 @@
+"""belot.env: the PettingZoo environment belot_v0 and the observation encoding (issue 7).
+
+The environment must pass PettingZoo's own API test, never show a seat a card it may not see,
+play legal games to the end with mask-sampled agents, and pay rewards that add up to the match
+score.  The fast incremental encoder must equal the reference `encode(view)` after every action.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+np = pytest.importorskip("numpy", reason="belot[env] extra (numpy) not installed")
+pytest.importorskip("pettingzoo", reason="belot[env] extra (pettingzoo) not installed")
+pytest.importorskip("gymnasium", reason="belot[env] extra (gymnasium) not installed")
+
+from pettingzoo.test import api_test  # noqa: E402
+
+from belot.auction import PASS  # noqa: E402
+from belot.errors import RuleError  # noqa: E402
+from belot.game import CALL_BASE, NUM_ACTIONS, Deal, Match, deal_hands  # noqa: E402
+from belot.env import belot_v0  # noqa: E402
+from belot.env.encoding import (  # noqa: E402
+    OFFSETS,
+    SECTIONS,
+    SIZE,
+    IncrementalEncoder,
+    action_mask,
+    describe,
+    encode,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _sections_differing(a: np.ndarray, b: np.ndarray) -> list[str]:
+    diff = set(np.flatnonzero(a != b).tolist())
+    return [name for name, start, stop, _ in describe() if diff & set(range(start, stop))]
+
+
+def _play_out(e, rng: random.Random) -> int:
+    """Mask-sampled random agents until every agent is done; returns the steps taken."""
+    steps = 0
+    for agent in e.agent_iter():
+        obs, _, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            action = None
+        else:
+            legal = np.flatnonzero(obs["action_mask"])
+            assert len(legal) > 0, f"{agent} is to act with an empty mask"
+            action = int(rng.choice(legal.tolist()))
+        e.step(action)
+        steps += 1
+    return steps
+
+
+# -- PettingZoo's API test ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["deal", "match"])
+@pytest.mark.parametrize("make", [belot_v0.env, belot_v0.raw_env], ids=["env", "raw_env"])
+def test_pettingzoo_api_test(mode: str, make) -> None:
+    with warnings.catch_warnings():
+        # Its advice for single-array observations; a dict with an action mask is its convention.
+        warnings.simplefilter("ignore", UserWarning)
+        api_test(make(mode=mode, seed=7), num_cycles=300)
+
+
+def test_bad_construction_arguments_are_named() -> None:
+    with pytest.raises(ValueError, match="mode"):
+        belot_v0.raw_env(mode="rubber")
+    with pytest.raises(ValueError, match="target"):
+        belot_v0.raw_env(mode="match", target=0)
+
+
+# -- the encoding ---------------------------------------------------------------------------------
+
+
+def test_sections_tile_the_vector_and_the_docs_describe_each() -> None:
+    pos = 0
+    for name, size, _ in SECTIONS:
+        assert OFFSETS[name] == slice(pos, pos + size)
+        pos += size
+    assert pos == SIZE
+    doc = (ROOT / "docs" / "encoding.md").read_text(encoding="utf-8")
+    for name, start, stop, _ in describe():
+        assert f"`{name}`" in doc, f"docs/encoding.md does not describe section {name}"
+        assert f"{start}:{stop}" in doc, f"docs/encoding.md gives the wrong slice for {name}"
+
+
+def _check_incremental(deal_or_match, enc: IncrementalEncoder) -> None:
+    for seat in range(4):
+        ref = encode(deal_or_match.view(seat))
+        assert ref.shape == (SIZE,) and ref.dtype == np.float32
+        assert np.array_equal(ref, enc.x[seat]), (
+            f"seat {seat}: incremental encoder differs in {_sections_differing(ref, enc.x[seat])}"
+        )
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_incremental_encoder_equals_encode_of_the_view_along_a_deal(seed: int) -> None:
+    rng = random.Random(seed)
+    dealer = rng.randrange(4)
+    deal = Deal(dealer, deal_hands(rng, dealer))
+    enc = IncrementalEncoder()
+    enc.start(deal)
+    _check_incremental(deal, enc)
+    while not deal.is_over:
+        seat = deal.to_move
+        action = rng.choice(deal.legal_actions())
+        deal.apply(action)
+        enc.update(deal, seat, action)
+        _check_incremental(deal, enc)
+
+
+def test_incremental_encoder_after_an_all_pass_deal() -> None:
+    """R3.6: four passes end the deal; the view then shows the whole own hand."""
+    rng = random.Random(5)
+    deal = Deal(2, deal_hands(rng, 2))
+    enc = IncrementalEncoder()
+    enc.start(deal)
+    for _ in range(4):
+        seat = deal.to_move
+        deal.apply(CALL_BASE + PASS)
+        enc.update(deal, seat, CALL_BASE + PASS)
+        _check_incremental(deal, enc)
+    assert deal.is_over
+    assert enc.x[0][OFFSETS["hand"]].sum() == 8
+
+
+def test_incremental_encoder_along_a_match() -> None:
+    rng = random.Random(11)
+    m = Match(rng=random.Random(12))
+    enc = IncrementalEncoder()
+    enc.start(m.deals[-1])
+    deals = 1
+    while not m.is_over:
+        d = m.current
+        seat = m.current_player
+        action = rng.choice(m.legal_actions())
+        m.apply(action)
+        enc.update(d, seat, action)
+        if m.is_over:
+            enc.set_match(m.score)
+        elif len(m.deals) > deals:
+            deals = len(m.deals)
+            enc.start(m.current, (m.score[0], m.score[1]), m.target, deals - 1)
+        _check_incremental(m, enc)
+    assert deals >= 2
+
+
+def test_action_mask_is_the_legal_actions() -> None:
+    rng = random.Random(3)
+    deal = Deal(0, deal_hands(rng, 0))
+    while not deal.is_over:
+        for seat in range(4):
+            mask = action_mask(deal.view(seat))
+            assert mask.shape == (NUM_ACTIONS,) and mask.dtype == np.int8
+            expected = deal.legal_actions() if seat == deal.to_move else []
+            assert np.flatnonzero(mask).tolist() == sorted(expected)
+        deal.apply(rng.choice(deal.legal_actions()))
+
+
+# -- the information boundary -----------------------------------------------------------------------
+
+
+def _swap_hidden(hands: list[list[int]], a: int, b: int, rng: random.Random, first: int = 0) -> list[list[int]]:
+    """Swap two random cards (from position ``first`` on) between the hands of seats a and b."""
+    out = [h[:] for h in hands]
+    i, j = rng.randrange(first, 8), rng.randrange(first, 8)
+    out[a][i], out[b][j] = out[b][j], out[a][i]
+    return out
+
+
+def _compare_along(e1, e2, observer: str, rng: random.Random) -> int:
+    """Play actions legal in both envs; the observer's observations must stay equal.  Returns
+    how many actions were compared (until the hidden difference makes the games part)."""
+    n = 0
+    while e1.agents and not e1.terminations[e1.agent_selection]:
+        o1, o2 = e1.observe(observer), e2.observe(observer)
+        assert np.array_equal(o1["observation"], o2["observation"]), (
+            f"{observer} sees a difference in {_sections_differing(o1['observation'], o2['observation'])}"
+        )
+        assert np.array_equal(o1["action_mask"], o2["action_mask"])
+        assert e1.agent_selection == e2.agent_selection
+        m1 = e1.observe(e1.agent_selection)["action_mask"]
+        m2 = e2.observe(e2.agent_selection)["action_mask"]
+        both = np.flatnonzero(m1 & m2).tolist()
+        if not both:
+            break
+        action = rng.choice(both)
+        e1.step(action)
+        e2.step(action)
+        n += 1
+    if e1.agents and e2.agents:
+        o1, o2 = e1.observe(observer), e2.observe(observer)
+        assert np.array_equal(o1["observation"], o2["observation"])
+    return n
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_observation_never_shows_other_seats_hidden_cards(seed: int) -> None:
+    """Swapping cards between two other seats' hands changes nothing in a seat's observation."""
+    rng = random.Random(seed)
+    dealer = rng.randrange(4)
+    hands = deal_hands(rng, dealer)
+    observer = rng.randrange(4)
+    a, b = rng.sample([s for s in range(4) if s != observer], 2)
+    other = _swap_hidden(hands, a, b, rng)
+    e1, e2 = belot_v0.raw_env(), belot_v0.raw_env()
+    e1.reset(options={"hands": hands, "dealer": dealer})
+    e2.reset(options={"hands": other, "dealer": dealer})
+    assert _compare_along(e1, e2, f"player_{observer}", rng) > 0
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_own_last_three_cards_stay_hidden_during_the_auction(seed: int) -> None:
+    """R2.3: bidding is on five cards; the other three are not seen until the auction ends."""
+    rng = random.Random(seed)
+    hands = deal_hands(rng, 0)
+    observer = rng.randrange(4)
+    other_seat = rng.choice([s for s in range(4) if s != observer])
+    swapped = [h[:] for h in hands]
+    i, j = rng.randrange(5, 8), rng.randrange(8)
+    swapped[observer][i], swapped[other_seat][j] = swapped[other_seat][j], swapped[observer][i]
+    e1, e2 = belot_v0.raw_env(), belot_v0.raw_env()
+    e1.reset(options={"hands": hands, "dealer": 0})
+    e2.reset(options={"hands": swapped, "dealer": 0})
+    name = f"player_{observer}"
+    # Everybody passes but the last caller, so the auction ends with a contract after 4+ calls.
+    while e1.deal.phase == "auction":
+        assert np.array_equal(e1.observe(name)["observation"], e2.observe(name)["observation"])
+        action = CALL_BASE + PASS if e1.deal.auction.passes < 2 else int(np.flatnonzero(e1.observe(e1.agent_selection)["action_mask"])[-1])
+        e1.step(action)
+        e2.step(action)
+    if e1.deal.phase == "play":  # now the whole hand shows, so the views must differ
+        assert not np.array_equal(e1.observe(name)["observation"], e2.observe(name)["observation"])
+
+
+# -- playing ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["deal", "match"])
+def test_random_agents_play_legal_games_to_the_end(mode: str) -> None:
+    rng = random.Random(21)
+    e = belot_v0.env(mode=mode, seed=21)
+    for episode in range(6 if mode == "deal" else 2):
+        e.reset()
+        steps = _play_out(e, rng)
+        raw = e.unwrapped
+        assert not e.agents and steps > 4
+        assert all("illegal" not in info for info in raw.infos.values())
+        deals = raw.match.deals if raw.match is not None else [raw.deal]
+        for deal in deals:  # every deal replays through the rules core to the same result
+            again = Deal(deal.dealer, deal.dealt, pot=deal.pot)
+            for action in deal.actions:
+                again.apply(action)
+            assert again.is_over and again.result == deal.result
+        if raw.match is not None:
+            assert raw.match.is_over
+
+
+def test_match_rewards_add_up_to_the_score_difference() -> None:
+    rng = random.Random(4)
+    e = belot_v0.env(mode="match", seed=4)
+    for _ in range(2):
+        e.reset()
+        totals = {a: 0.0 for a in e.possible_agents}
+        for agent in e.agent_iter():
+            obs, reward, terminated, truncated, _ = e.last()
+            totals[agent] += reward
+            e.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]).tolist())))
+        m = e.unwrapped.match
+        diff = m.score[0] - m.score[1]
+        assert totals == {"player_0": diff, "player_1": -diff, "player_2": diff, "player_3": -diff}
+        assert sum(r.points[0] - r.points[1] for r in m.results) == diff
+        assert len(m.results) >= 2
+
+
+def test_deal_reward_is_the_deal_points_difference() -> None:
+    e = belot_v0.raw_env(mode="deal", seed=9)
+    rng = random.Random(9)
+    for _ in range(5):
+        e.reset()
+        got = {a: 0.0 for a in e.possible_agents}
+        for agent in e.agent_iter():
+            obs, reward, terminated, truncated, _ = e.last()
+            got[agent] += reward
+            e.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]).tolist())))
+        p = e.deal.result.points
+        assert got["player_0"] == got["player_2"] == p[0] - p[1] == -got["player_1"] == -got["player_3"]
+
+
+def test_the_same_seed_gives_the_same_episode() -> None:
+    def trace(seed: int) -> list[int]:
+        e = belot_v0.env(mode="match", seed=seed)
+        e.reset()
+        rng = random.Random(0)
+        _play_out(e, rng)
+        return [a for d in e.unwrapped.match.deals for a in d.actions]
+
+    assert trace(5) == trace(5)
+    assert trace(5) != trace(6)
+
+
+# -- illegal actions ----------------------------------------------------------------------------------
+
+
+def test_raw_env_raises_on_an_illegal_action_and_changes_nothing() -> None:
+    e = belot_v0.raw_env(mode="deal", seed=2)
+    e.reset()
+    agent = e.agent_selection
+    before = e.observe(agent)
+    illegal = int(np.flatnonzero(before["action_mask"] == 0)[0])
+    with pytest.raises(RuleError, match=r"\(R"):
+        e.step(illegal)
+    with pytest.raises(RuleError, match="not an action"):
+        e.step(NUM_ACTIONS)
+    after = e.observe(agent)
+    assert e.agent_selection == agent
+    assert np.array_equal(before["observation"], after["observation"])
+    assert np.array_equal(before["action_mask"], after["action_mask"])
+
+
+def test_env_penalises_an_illegal_action_and_ends_the_game() -> None:
+    e = belot_v0.env(mode="match", seed=2)
+    e.reset()
+    agent = e.agent_selection
+    obs, *_ = e.last()
+    e.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    assert all(e.terminations.values())
+    assert e.rewards[agent] == belot_v0.ILLEGAL_REWARD
+    assert sum(e.rewards.values()) == belot_v0.ILLEGAL_REWARD
+    assert "illegal" in e.infos[agent]
+    seen = set()
+    for a in e.agent_iter():
+        seen.add(a)
+        e.step(None)
+    assert seen == set(e.possible_agents) and not e.agents
+
+
+def test_step_before_reset_is_refused() -> None:
+    e = belot_v0.env()
+    with pytest.raises(Exception, match="reset"):
+        e.step(0)
+
+
+# -- optional extras --------------------------------------------------------------------------------
+
+
+def test_core_imports_without_numpy_pettingzoo_gymnasium() -> None:
+    code = (
+        "import sys\n"
+        "for name in ('numpy', 'pettingzoo', 'gymnasium', 'pyspiel'): sys.modules[name] = None\n"
+        "import belot, belot.game, belot.record, belot.bots, belot.cli, belot.env\n"
+        "from belot.bots import make_bot\n"
+        "make_bot('bot:random', 1)\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
