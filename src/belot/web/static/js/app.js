@@ -1,0 +1,76 @@
+// The page: language, client-side routes (/ lobby, /t/{id} table, /replay/{id} replay).
+
+import { suitDefs } from "./cards.js";
+import { initialLanguage, language, setLanguage, t, LANGUAGES } from "./i18n.js";
+import { showLobby } from "./lobby.js";
+import { showTable } from "./table.js";
+import { showReplay } from "./replay.js";
+
+let page = null; // the current page object: {render(), close()}
+
+export function navigate(path) {
+  history.pushState(null, "", path);
+  route();
+}
+
+function route() {
+  if (page && page.close) page.close();
+  const main = document.getElementById("main");
+  main.innerHTML = "";
+  document.getElementById("topbar-extra").innerHTML = "";
+  const path = location.pathname;
+  let m;
+  if ((m = path.match(/^\/t\/([\w-]+)\/?$/))) page = showTable(main, m[1]);
+  else if ((m = path.match(/^\/replay\/([\w-]+)\/?$/))) page = showReplay(main, m[1]);
+  else page = showLobby(main);
+}
+
+function renderChrome() {
+  document.getElementById("brand").textContent = t("web.title");
+  document.getElementById("lang-label").textContent = t("web.language");
+  const sel = document.getElementById("lang");
+  sel.setAttribute("title", t("web.language"));
+  for (const opt of sel.options) opt.textContent = t("web.lang." + opt.value);
+  sel.value = language();
+}
+
+let toastTimer = null;
+export function toast(text) {
+  const el = document.getElementById("toast");
+  el.textContent = text;
+  el.classList.remove("hidden");
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => el.classList.add("hidden"), 3500);
+}
+
+export function banner(text, ok = false) {
+  const el = document.getElementById("banner");
+  el.textContent = text || "";
+  el.classList.toggle("ok", ok);
+  el.classList.toggle("hidden", !text);
+}
+
+async function start() {
+  document.getElementById("defs").innerHTML = suitDefs();
+  const sel = document.getElementById("lang");
+  sel.addEventListener("change", async () => {
+    if (LANGUAGES.includes(sel.value)) {
+      await setLanguage(sel.value);
+      renderChrome();
+      if (page && page.render) page.render();
+    }
+  });
+  document.addEventListener("click", (ev) => {
+    const a = ev.target.closest("a[data-link]");
+    if (a && !ev.ctrlKey && !ev.metaKey && !ev.shiftKey && ev.button === 0) {
+      ev.preventDefault();
+      navigate(a.getAttribute("href"));
+    }
+  });
+  window.addEventListener("popstate", route);
+  await setLanguage(initialLanguage());
+  renderChrome();
+  route();
+}
+
+start();

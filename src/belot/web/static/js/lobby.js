@@ -1,0 +1,134 @@
+// The lobby: your name, a new table (a bot level or a person for each other seat, the target),
+// open tables to join with a shareable link each, and finished games to replay.
+
+import { api, saveToken } from "./net.js";
+import { t, esc } from "./i18n.js";
+import { navigate, toast } from "./app.js";
+import { botName, seatName } from "./names.js";
+
+const NAME_KEY = "belot.name";
+
+export function myName() {
+  return localStorage.getItem(NAME_KEY) || "";
+}
+
+export function showLobby(main) {
+  let bots = { bots: ["bot:random"], default: "bot:random" };
+  let open = [];
+  let finished = [];
+  let choice = null; // the seat settings the user picked, kept across re-renders
+  let target = 151;
+  let alive = true;
+
+  async function load() {
+    try {
+      const [b, o, all] = await Promise.all([api("/api/bots"), api("/api/tables"), api("/api/tables?all=1")]);
+      bots = b;
+      open = o.tables || [];
+      finished = (all.tables || []).filter((x) => x.status === "finished");
+    } catch (e) {
+      toast(t("web.error", { message: e.message }));
+    }
+    if (alive) render();
+  }
+
+  function seatOptions(selected) {
+    const opts = bots.bots.map((b) => `<option value="${esc(b)}"${b === selected ? " selected" : ""}>${esc(botName(b))}</option>`);
+    opts.push(`<option value="human"${selected === "human" ? " selected" : ""}>${esc(t("web.lobby.seat_human"))}</option>`);
+    return opts.join("");
+  }
+
+  function link(table) {
+    return location.origin + ((table.links && table.links.table) || `/t/${table.id}`);
+  }
+
+  function tableItem(table, replay) {
+    const seats = table.seats.map((s) => {
+      const free = s.kind === "human" && !s.taken;
+      const label = free ? t("web.lobby.free_seat") : seatName(table, s.seat, null);
+      return `<span class="${free ? "free" : ""}">${s.seat + 1}: ${esc(label)}</span>`;
+    }).join("");
+    const score = `${table.score[0]} – ${table.score[1]} / ${table.target}`;
+    const buttons = replay
+      ? `<a class="secondary" data-link href="/replay/${esc(table.id)}">${esc(t("web.lobby.replay"))}</a>`
+      : `<button class="secondary" data-join="${esc(table.id)}">${esc(t("web.lobby.join"))}</button>
+         <a class="secondary" data-link href="/t/${esc(table.id)}">${esc(t("web.lobby.open"))}</a>
+         <button class="secondary" data-copy="${esc(link(table))}">${esc(t("web.lobby.copy_link"))}</button>`;
+    return `<li data-table="${esc(table.id)}"><div class="row"><strong>${esc(table.id)}</strong>
+      <span class="muted">${esc(score)}</span></div><div class="seats">${seats}</div>
+      <div class="row">${buttons}</div>${replay ? "" : `<div class="muted">${esc(t("web.lobby.link"))}: <a data-link href="/t/${esc(table.id)}">${esc(link(table))}</a></div>`}</li>`;
+  }
+
+  function render() {
+    if (!choice) choice = [null, bots.default, bots.default, bots.default];
+    main.innerHTML = `<div class="lobby">
+      <section class="box" aria-labelledby="new-h">
+        <h2 id="new-h">${esc(t("web.lobby.new_table"))}</h2>
+        <form id="create">
+          <label for="name">${esc(t("web.lobby.your_name"))}</label>
+          <input id="name" name="name" maxlength="40" autocomplete="nickname" placeholder="${esc(t("web.lobby.name_placeholder"))}" value="${esc(myName())}">
+          <label>${esc(t("web.lobby.seat", { n: 1 }))}</label>
+          <div>${esc(t("web.lobby.seat_you"))}</div>
+          ${[1, 2, 3].map((s) => `<label for="seat${s}">${esc(t("web.lobby.seat", { n: s + 1 }))}</label>
+            <select id="seat${s}" data-seat="${s}">${seatOptions(choice[s])}</select>`).join("")}
+          <label for="target">${esc(t("web.lobby.target"))}</label>
+          <input id="target" type="number" min="1" max="10000" step="1" value="${esc(target)}">
+          <button type="submit" class="primary" id="create-btn">${esc(t("web.lobby.create"))}</button>
+        </form>
+      </section>
+      <section class="box" aria-labelledby="open-h">
+        <h2 id="open-h">${esc(t("web.lobby.open_tables"))}</h2>
+        ${open.length ? `<ul class="table-list" id="open-tables">${open.map((x) => tableItem(x, false)).join("")}</ul>`
+                      : `<p class="muted">${esc(t("web.lobby.no_tables"))}</p>`}
+        <button class="secondary" id="refresh" style="margin-top:8px">${esc(t("web.lobby.refresh"))}</button>
+      </section>
+      <section class="box" aria-labelledby="fin-h">
+        <h2 id="fin-h">${esc(t("web.lobby.finished"))}</h2>
+        ${finished.length ? `<ul class="table-list" id="finished-tables">${finished.map((x) => tableItem(x, true)).join("")}</ul>`
+                          : `<p class="muted">${esc(t("web.lobby.no_finished"))}</p>`}
+      </section></div>`;
+
+    const nameInput = main.querySelector("#name");
+    nameInput.addEventListener("change", () => localStorage.setItem(NAME_KEY, nameInput.value.trim()));
+    main.querySelectorAll("select[data-seat]").forEach((sel) =>
+      sel.addEventListener("change", () => { choice[+sel.dataset.seat] = sel.value; }));
+    main.querySelector("#target").addEventListener("change", (e) => { target = e.target.value; });
+    main.querySelector("#refresh").addEventListener("click", load);
+    main.querySelector("#create").addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const name = nameInput.value.trim();
+      localStorage.setItem(NAME_KEY, name);
+      const seats = ["human", ...[1, 2, 3].map((s) => main.querySelector(`#seat${s}`).value)];
+      const tgt = parseInt(main.querySelector("#target").value, 10) || 151;
+      try {
+        const res = await api("/api/tables", { target: tgt, seats, seat: 0, name: name || null });
+        saveToken(res.table.id, res.token);
+        navigate(`/t/${res.table.id}`);
+      } catch (e) {
+        toast(t("web.error", { message: e.message }));
+      }
+    });
+    main.querySelectorAll("[data-join]").forEach((b) => b.addEventListener("click", () => joinTable(b.dataset.join)));
+    main.querySelectorAll("[data-copy]").forEach((b) => b.addEventListener("click", async () => {
+      try { await navigator.clipboard.writeText(b.dataset.copy); toast(t("web.lobby.copied")); }
+      catch { toast(b.dataset.copy); }
+    }));
+  }
+
+  render();
+  load();
+  return { render, close() { alive = false; } };
+}
+
+export async function joinTable(tableId, seat) {
+  try {
+    const body = { name: myName() || null };
+    if (seat !== undefined) body.seat = seat;
+    const res = await api(`/api/tables/${tableId}/join`, body);
+    saveToken(tableId, res.token);
+    if (location.pathname === `/t/${tableId}`) navigate(`/t/${tableId}`);
+    else navigate(`/t/${tableId}`);
+  } catch (e) {
+    toast(t("web.error", { message: e.message }));
+  }
+}

@@ -1,0 +1,81 @@
+// The score sheet as players keep it on paper (one line per deal, hanging pots, running totals,
+// the target line), and the end-of-deal breakdown. Numbers come from the server's results;
+// nothing is computed here but sums for display.
+
+import { t, esc } from "./i18n.js";
+import { callHtml, multiplierText } from "./names.js";
+import { cardShort } from "./cards.js";
+
+/** Column titles: "We"/"They" for a seated player (its team first), else the two teams. */
+export function teamTitles(myTeam) {
+  if (myTeam === null) return [t("web.sheet.team", { n: 1 }), t("web.sheet.team", { n: 2 })];
+  return [t("web.sheet.we"), t("web.sheet.they")];
+}
+
+export function sheetHtml(history, target, myTeam, winner = null) {
+  const order = myTeam === 1 ? [1, 0] : [0, 1];
+  const [a, b] = teamTitles(myTeam);
+  const rows = history.map((r, i) => {
+    const redeal = r.outcome === "redeal" || !r.contract;
+    let contract = redeal ? esc(t("call.pass")) : callHtml(r.contract);
+    if (!redeal && r.multiplier > 1) contract += ` <b>×${r.multiplier}</b>`;
+    if (!redeal) contract += ` <small>${order[0] === (r.declarer & 1) ? "↑" : "↓"}</small>`;
+    const hanging = r.pot > 0; // points left hanging after this deal (R11)
+    const cell = (team) => {
+      const p = r.points[team];
+      const running = r.score ? r.score[team] : null;
+      return `<td class="pts ${order[0] === team ? "we" : ""} ${p === 0 ? "zero" : ""}" data-team="${team}">${redeal ? "–" : p}` +
+        (running !== null && !redeal ? ` <small class="running">(${running})</small>` : "") + "</td>";
+    };
+    const pot = hanging && r.pot > 0 ? `<span class="pot">${esc(t("web.sheet.hanging_note", { n: r.pot }))}</span>` : "";
+    return `<tr class="deal ${hanging ? "hang" : ""}" data-deal="${i}"><td class="n">${i + 1}</td><td class="c">${contract}${pot}</td>${cell(order[0])}${cell(order[1])}</tr>`;
+  }).join("");
+  const last = history.length ? history[history.length - 1].score : [0, 0];
+  const total = (team) => `<td class="${order[0] === team ? "we" : ""} ${winner === team ? "win" : ""}" data-total="${team}">${last[team]}</td>`;
+  return `<div class="sheet" role="region" aria-label="${esc(t("web.table.score_sheet"))}">
+    <h3>${esc(t("web.table.score_sheet"))}</h3>
+    <table><thead><tr><th class="n">${esc(t("web.sheet.deal"))}</th><th class="c">${esc(t("web.sheet.game"))}</th>
+      <th class="we">${esc(a)}</th><th>${esc(b)}</th></tr></thead>
+    <tbody>${rows || `<tr><td colspan="4" class="empty">${esc(t("web.sheet.empty"))}</td></tr>`}</tbody>
+    <tfoot><tr class="totals"><td class="n"></td><td class="c">${esc(t("web.sheet.total"))}</td>${total(order[0])}${total(order[1])}</tr>
+      <tr class="target"><td colspan="4">${esc(t("web.sheet.target", { n: target }))}</td></tr></tfoot></table></div>`;
+}
+
+/**
+ * The breakdown of one finished deal: card points, declarations, belote, valat, raw totals,
+ * the game points written (raw ÷ 10, rounded by the rules, times kontra), the outcome and the pot.
+ */
+export function summaryHtml(result, dealNo, potIn, myTeam, seatLabel) {
+  const order = myTeam === 1 ? [1, 0] : [0, 1];
+  const [a, b] = teamTitles(myTeam);
+  const head = `<h2>${esc(t("web.summary.title", { n: dealNo }))}</h2>`;
+  if (!result.contract || result.outcome === "redeal") {
+    return `${head}<p>${esc(t("web.summary.no_contract"))}</p>` +
+      (result.pot ? `<p>${esc(t("web.table.pot_in", { n: result.pot }))}</p>` : "");
+  }
+  const row = (label, values, cls = "") =>
+    `<tr class="${cls}"><td>${esc(label)}</td><td>${values[order[0]]}</td><td>${values[order[1]]}</td></tr>`;
+  // The valat bonus is what the raw total holds beyond cards, declarations and belote (R8, R9.1).
+  const valat = [0, 1].map((k) => result.totals[k] - result.card_points[k] - result.declarations[k] - result.belote[k]);
+  let contract = `${callHtml(result.contract)} — ${esc(seatLabel(result.declarer))}`;
+  if (result.multiplier > 1) contract += ` · ${esc(multiplierText(result.multiplier))}`;
+  const declared = (result.declared || []).map((list, seat) => list.length
+    ? `<li>${esc(seatLabel(seat))}: ${list.map((cards) => cards.map(cardShort).join(" ")).join(" · ")}</li>` : "").join("");
+  const outcomeWord = t("term." + result.outcome);
+  const collected = potIn > 0 && result.outcome !== "hanging" && result.pot === 0;
+  const carried = result.pot > 0;
+  return `${head}
+    <p>${esc(t("web.summary.declarer"))}: ${contract}</p>
+    <table><thead><tr><th></th><th>${esc(a)}</th><th>${esc(b)}</th></tr></thead><tbody>
+      ${row(t("term.card_points"), result.card_points)}
+      ${row(t("term.declarations"), result.declarations)}
+      ${row(t("term.belote"), result.belote)}
+      ${row(t("term.valat"), valat)}
+      ${row(t("web.summary.raw"), result.totals, "strong")}
+      ${row(t("web.summary.points"), result.points, "strong points")}
+    </tbody></table>
+    ${declared ? `<ul class="declared">${declared}</ul>` : ""}
+    <p class="outcome" data-outcome="${esc(result.outcome)}">${esc(t("web.summary.outcome"))}: ${esc(outcomeWord)}${result.multiplier > 1 ? ` (×${result.multiplier})` : ""}</p>
+    ${collected ? `<p>${esc(t("web.summary.pot_collected", { n: potIn }))}</p>` : ""}
+    ${carried ? `<p>${esc(t("web.summary.pot_carried", { n: result.pot }))}</p>` : ""}`;
+}

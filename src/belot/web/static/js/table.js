@@ -1,0 +1,480 @@
+// A table: the four seats in playing order (you at the bottom, the next seat on your right, your
+// partner at the top), your hand, the auction, declarations and belote, the trick, the score sheet,
+// the end-of-deal summary and the match end. Everything shown comes from the server's `state`
+// messages (docs/protocol.md); the legal actions are the server's `legal` list, sent back unchanged.
+
+import { api, savedToken, forgetToken, TableSocket, ApiError } from "./net.js";
+import { t, esc } from "./i18n.js";
+import { cardFace, cardBack, cardWords, cardShort, sortHand, suitIcon } from "./cards.js";
+import { callHtml, multiplierText, seatName } from "./names.js";
+import { sheetHtml, summaryHtml } from "./sheet.js";
+import { banner, toast, navigate } from "./app.js";
+import { joinTable, myName } from "./lobby.js";
+
+const POSITIONS = ["bottom", "right", "top", "left"];
+
+export function showTable(main, tableId) {
+  let token = savedToken(tableId);
+  let socket = null;
+  let msg = null;          // the last state message
+  let busy = false;        // an action was sent and its state has not come back yet
+  let focusCard = null;    // keyboard focus in the hand
+  let beloteFor = null;    // the K/Q waiting for the belote question
+  let dialog = null;       // "last", "sheet" or null
+  let ackDeal = null;      // the last deal whose summary was seen
+  let summary = null;      // {dealNo, result, potIn} shown until acknowledged
+  let matchEndSeen = false;
+  let seatChooser = false;
+  let wasDown = false;
+  let alive = true;
+
+  const me = () => (msg && msg.you && msg.you.seat !== null && msg.you.seat !== undefined ? msg.you.seat : null);
+  const viewer = () => (me() === null ? 0 : me());
+  const pos = (seat) => POSITIONS[(seat - viewer() + 4) % 4];
+  const label = (seat) => seatName(msg && msg.table, seat, me());
+  const myTeam = () => (me() === null ? null : me() & 1);
+
+  function connect() {
+    if (socket) socket.close();
+    socket = new TableSocket(tableId, token, onMessage, onStatus);
+  }
+
+  function onStatus(up) {
+    if (!alive) return;
+    if (!up) {
+      wasDown = true;
+      banner(t("web.reconnecting"));
+    } else if (wasDown) {
+      banner(t("web.reconnected"), true);
+      setTimeout(() => { if (socket && socket.up) banner(""); }, 1500);
+    }
+  }
+
+  function onMessage(m) {
+    if (!alive) return;
+    if (m.type === "state") {
+      msg = m;
+      busy = false;
+      noteDealChanges();
+      render();
+    } else if (m.type === "error") {
+      busy = false;
+      if (m.code === "bad_token") {
+        forgetToken(tableId);
+        token = null;
+        connect();
+        return;
+      }
+      if (m.code === "no_table") {
+        main.innerHTML = `<div class="lobby"><p class="box">${esc(t("web.table.not_found"))}</p></div>`;
+        return;
+      }
+      if (m.code === "stale") socket.send({ type: "sync" });
+      else toast(m.code === "illegal" ? t("web.table.illegal", { message: m.message }) : t("web.error", { message: m.message }));
+      render();
+    }
+  }
+
+  function noteDealChanges() {
+    const v = msg.view;
+    if (!v) return;
+    if (ackDeal === null) ackDeal = v.deal_index - (msg.previous_deal ? 2 : 1);
+    const prev = msg.previous_deal;
+    if (!summary && v.deal_index - 1 > ackDeal) {
+      const d = v.deal_index - 1;
+      const fromPrev = prev && prev.deal_index === d && prev.result;
+      const result = fromPrev ? prev.result : v.history[d];
+      const potIn = fromPrev ? prev.pot : d > 0 && v.history[d - 1] ? v.history[d - 1].pot : 0;
+      if (result) summary = { dealNo: d + 1, result, potIn, index: d };
+    }
+    if (beloteFor && !legalFor(beloteFor).belote) beloteFor = null;
+  }
+
+  // -- actions ----------------------------------------------------------------------------
+
+  function legalFor(card) {
+    const legal = (msg && msg.view && msg.view.legal) || [];
+    return {
+      plain: legal.some((a) => a.card === card && !a.belote),
+      belote: legal.some((a) => a.card === card && a.belote),
+    };
+  }
+
+  async function send(action) {
+    if (busy || !msg) return;
+    busy = true;
+    beloteFor = null;
+    if (socket && socket.send({ type: "action", action, seq: msg.seq })) return;
+    // The socket is down: the same action over HTTP; the state comes back in the answer.
+    try {
+      const state = await api(`/api/tables/${tableId}/action`, { token, action, seq: msg.seq });
+      onMessage(state.type ? state : { type: "state", ...state });
+    } catch (e) {
+      busy = false;
+      toast(e instanceof ApiError && e.code === "illegal" ? t("web.table.illegal", { message: e.message }) : t("web.error", { message: e.message }));
+    }
+  }
+
+  function playCard(card) {
+    const l = legalFor(card);
+    if (!l.plain && !l.belote) return;
+    if (l.belote && l.plain) {
+      beloteFor = card;
+      render();
+      const yes = main.querySelector("#belote-yes");
+      if (yes) yes.focus();
+      return;
+    }
+    send(l.belote ? { card, belote: true } : { card });
+  }
+
+  // -- rendering --------------------------------------------------------------------------
+
+  function render() {
+    if (!alive) return;
+    if (!msg) {
+      main.innerHTML = `<p style="padding:16px">${esc(t("web.loading"))}</p>`;
+      return;
+    }
+    const v = msg.view;
+    const table = msg.table;
+    document.getElementById("topbar-extra").innerHTML =
+      `<a class="round-btn" data-link href="/">${esc(t("web.table.back_to_lobby"))}</a>`;
+    if (!v) {
+      main.innerHTML = `<div class="lobby"><div class="box"><p>${esc(t("web.table.waiting_players"))}</p>${seatListHtml(table)}</div></div>`;
+      bindSeatList();
+      return;
+    }
+    const seats = [0, 1, 2, 3].map((s) => seatHtml(s)).join("");
+    main.innerHTML = `<div class="game">
+      <div class="felt on-felt" data-phase="${esc(v.phase)}">
+        <div class="area-info">${infoHtml()}</div>
+        ${seats}
+        <div class="area-sheetbtn">
+          <button class="round-btn" id="btn-last" aria-keyshortcuts="L">${esc(t("web.table.last_trick"))}</button>
+          <button class="round-btn" id="btn-sheet" aria-keyshortcuts="S">${esc(t("web.table.score_sheet"))}</button>
+        </div>
+        <div class="area-centre">${centreHtml()}</div>
+        <div class="area-bottom hand-area">${myAreaHtml()}</div>
+      </div>
+      <div class="sheet-wrap ${dialog === "sheet" ? "open" : ""}" id="sheet">${sheetHtml(v.history, v.target, myTeam(), v.winner)}</div>
+    </div>${dialogHtml()}`;
+    bind();
+  }
+
+  function seatHtml(seat) {
+    const v = msg.view;
+    const p = pos(seat);
+    const chips = [];
+    if (v.dealer === seat) chips.push(`<span class="chip dealer" title="${esc(t("term.dealer"))}">${esc(t("term.dealer"))}</span>`);
+    if (v.contract && v.declarer === seat) chips.push(`<span class="chip contract">${callHtml(v.contract)}</span>`);
+    const doubler = doublerSeat();
+    if (doubler && doubler.seat === seat) chips.push(`<span class="chip kontra">${esc(t("call." + doubler.call))}</span>`);
+    const st = msg.table.seats[seat];
+    if (st && st.kind === "human" && st.taken && !st.connected && seat !== me()) chips.push(`<span class="chip offline">${esc(t("web.seat.offline"))}</span>`);
+    const turn = v.to_move === seat;
+    const plate = `<div class="nameplate"><span class="name">${esc(label(seat))}</span>${chips.join("")}</div>`;
+    if (p === "bottom") return ""; // my own seat is drawn with my hand
+    const n = v.hand_sizes[seat];
+    const backs = Array.from({ length: n }, () => `<div class="mini">${cardBack()}</div>`).join("");
+    return `<div class="area-${p} seat pos-${p} ${turn ? "turn" : ""}" data-seat="${seat}" aria-label="${esc(label(seat))}">
+      ${plate}<div class="bubble">${bubbleHtml(seat)}</div>
+      <div class="backs" title="${esc(t("web.table.cards_left", { n }))}">${backs}</div></div>`;
+  }
+
+  function doublerSeat() {
+    const v = msg.view;
+    if (!v.contract || v.multiplier === 1) return null;
+    for (let i = v.calls.length - 1; i >= 0; i--) {
+      const c = v.calls[i];
+      if (c.call === "kontra" || c.call === "rekontra") return c;
+    }
+    return null;
+  }
+
+  function bubbleHtml(seat) {
+    const v = msg.view;
+    if (v.phase === "auction") {
+      const mine = v.calls.filter((c) => c.seat === seat);
+      return mine.length ? callHtml(mine[mine.length - 1].call) : "";
+    }
+    const parts = (v.announced[seat] || []).map((k) => esc(t("term." + k)));
+    for (const b of v.belotes) if (b.seat === seat) parts.push(esc(t("term.belote")));
+    return parts.join(" · ");
+  }
+
+  function infoHtml() {
+    const v = msg.view;
+    const lines = [`<div>${esc(t("term.deal"))} ${v.deal_index + 1}</div>`];
+    if (v.contract) {
+      let c = `<div class="big" id="contract">${callHtml(v.contract)}</div>`;
+      c += `<div>${esc(t("web.table.bid_by", { name: label(v.declarer) }))}</div>`;
+      if (v.multiplier > 1) c += `<div><span class="chip kontra">${esc(multiplierText(v.multiplier))} ×${v.multiplier}</span></div>`;
+      lines.push(c);
+    } else {
+      lines.push(`<div>${esc(t("web.table.no_contract"))}</div>`);
+    }
+    if (v.pot) lines.push(`<div>${esc(t("web.table.pot_in", { n: v.pot }))}</div>`);
+    const order = myTeam() === 1 ? [1, 0] : [0, 1];
+    lines.push(`<div class="big" id="score-line">${v.score[order[0]]} – ${v.score[order[1]]} <small>/ ${v.target}</small></div>`);
+    return `<div class="info-panel">${lines.join("")}</div>`;
+  }
+
+  function trickCards(cards, winner) {
+    return cards.map(({ seat, card }) => `<div class="tcard pos-${pos(seat)} ${winner === seat ? "winning" : ""}" data-card="${card}" data-seat="${seat}">
+      ${cardFace(card, cardWords(card, t))}<div class="who">${esc(label(seat))}</div></div>`).join("");
+  }
+
+  function centreHtml() {
+    const v = msg.view;
+    if (v.phase === "auction") {
+      const log = v.calls.map((c) => `<span>${esc(label(c.seat))}: ${callHtml(c.call)}</span>`).join("");
+      return `<div class="trick"><div class="centre-note">${esc(t("term.auction"))}</div></div>
+        <div class="auction-log" aria-label="${esc(t("term.auction"))}">${log}</div>`;
+    }
+    if (v.trick.length) return `<div class="trick" id="trick">${trickCards(v.trick, null)}</div>`;
+    const last = v.tricks[v.tricks.length - 1];
+    if (last) {
+      return `<div class="trick closed" id="trick">${trickCards(last.cards, last.winner)}
+        <div class="centre-note">${esc(t("web.table.won_by", { name: label(last.winner) }))}</div></div>`;
+    }
+    return `<div class="trick" id="trick"></div>`;
+  }
+
+  function myAreaHtml() {
+    const v = msg.view;
+    const mine = me();
+    if (mine === null) {
+      return `<div class="nameplate">${esc(t("web.table.watching"))}</div>${seatListHtml(msg.table)}`;
+    }
+    const chips = [];
+    if (v.dealer === mine) chips.push(`<span class="chip dealer">${esc(t("term.dealer"))}</span>`);
+    if (v.contract && v.declarer === mine) chips.push(`<span class="chip contract">${callHtml(v.contract)}</span>`);
+    const doubler = doublerSeat();
+    if (doubler && doubler.seat === mine) chips.push(`<span class="chip kontra">${esc(t("call." + doubler.call))}</span>`);
+    const myTurn = v.to_move === mine;
+    const hand = sortHand(v.hand, v.contract);
+    const choosing = myTurn && v.phase === "play"; // dim the cards only when one must be chosen
+    const cards = hand.map((card, i) => {
+      const l = legalFor(card);
+      const ok = l.plain || l.belote;
+      return `<button class="card ${ok ? "legal" : choosing ? "dim" : "idle"} ${focusCard === card ? "focus" : ""}" data-card="${card}" data-index="${i + 1}"
+        aria-label="${esc(cardWords(card, t))}" ${ok ? "" : 'aria-disabled="true" tabindex="-1"'}><span class="key">${i + 1}</span>${cardFace(card, cardWords(card, t))}</button>`;
+    }).join("");
+    return `<div class="seat pos-bottom ${myTurn ? "turn" : ""}" data-seat="${mine}">
+        <div class="nameplate"><span class="name">${esc(msg.you.name || t("web.seat.you"))}</span>${chips.join("")}</div>
+        <div class="bubble">${bubbleHtml(mine)}</div></div>
+      <div class="actions" id="actions">${actionsHtml()}</div>
+      <div class="hand" id="hand" role="group" aria-label="${esc(t("web.seat.you"))}">${cards}</div>
+      <div class="hint">${esc(t("web.table.keys_hint"))}</div>`;
+  }
+
+  function actionsHtml() {
+    const v = msg.view;
+    const legal = v.legal || [];
+    if (v.winner !== null && v.winner !== undefined) return "";
+    if (beloteFor) {
+      return `<div class="prompt">${esc(t("web.table.belote_prompt", { card: cardWords(beloteFor, t) }))}</div>
+        <button class="call" id="belote-yes" data-belote="yes">${esc(t("web.table.belote_yes"))}</button>
+        <button class="call pass" id="belote-no" data-belote="no">${esc(t("web.table.belote_no"))}</button>`;
+    }
+    if (v.phase === "auction" && legal.length) {
+      return `<div class="prompt">${esc(t("web.table.your_call"))}</div>` + legal.map((a, i) =>
+        `<button class="call ${esc(a.call)}" data-call="${esc(a.call)}" aria-keyshortcuts="${i + 1}"><span class="kbd">${i + 1}</span>${callHtml(a.call)}</button>`).join("");
+    }
+    const declares = legal.filter((a) => a.declare);
+    let out = "";
+    if (declares.length) {
+      out += `<div class="prompt">${esc(t("web.table.declare_prompt"))}</div>` + declares.map((a, i) => {
+        const kind = declarationKind(a.declare);
+        return `<button class="call declare" data-declare="${esc(a.declare.join(" "))}">${esc(t("web.table.declare", { kind: t("term." + kind) }))} ${a.declare.map(cardShort).join(" ")}</button>`;
+      }).join("");
+    }
+    const own = v.own_declarations || [];
+    if (own.length) {
+      out += `<div class="prompt">${esc(t("web.table.announced"))}: ${own.map((cards) => `${esc(t("term." + declarationKind(cards)))} ${cards.map(cardShort).join(" ")}`).join(" · ")}</div>`;
+    }
+    if (!out) {
+      const turn = v.to_move;
+      if (turn === me()) out = `<div class="prompt">${esc(t("web.table.your_turn"))}</div>`;
+      else if (turn !== null && turn !== undefined) out = `<div class="prompt">${esc(t("web.table.waiting_for", { name: label(turn) }))}</div>`;
+    }
+    return out;
+  }
+
+  function dialogHtml() {
+    const v = msg.view;
+    if (v.winner !== null && v.winner !== undefined && !matchEndSeen) return matchEndHtml();
+    if (summary) {
+      return `<div class="overlay" id="summary-dialog"><div class="dialog" role="dialog" aria-modal="true" aria-labelledby="summary-h">
+        ${summaryHtml(summary.result, summary.dealNo, summary.potIn, myTeam(), label).replace("<h2>", '<h2 id="summary-h">')}
+        <div class="buttons"><button class="primary" id="summary-ok">${esc(t("web.summary.ok"))}</button></div></div></div>`;
+    }
+    if (dialog === "last") {
+      const tricks = v.tricks.length ? v.tricks : (msg.previous_deal ? msg.previous_deal.tricks : []);
+      const last = tricks[tricks.length - 1];
+      const body = last
+        ? `<div class="trick-row">${last.cards.map(({ seat, card }) => `<figure data-card="${card}">${cardFace(card, cardWords(card, t))}<figcaption>${esc(label(seat))}</figcaption></figure>`).join("")}</div>
+           <p>${esc(t("web.table.won_by", { name: label(last.winner) }))}</p>`
+        : `<p>${esc(t("web.table.no_last_trick"))}</p>`;
+      return `<div class="overlay" id="last-dialog"><div class="dialog" role="dialog" aria-modal="true" aria-labelledby="last-h">
+        <h2 id="last-h">${esc(t("web.table.last_trick"))}</h2>${body}
+        <div class="buttons"><button class="primary" data-close>${esc(t("web.table.hide"))}</button></div></div></div>`;
+    }
+    return "";
+  }
+
+  function matchEndHtml() {
+    const v = msg.view;
+    const team = myTeam();
+    const headline = team === null
+      ? t("web.match.team_won", { team: t("web.sheet.team", { n: v.winner + 1 }) })
+      : v.winner === team ? t("web.match.we_won") : t("web.match.they_won");
+    const order = team === 1 ? [1, 0] : [0, 1];
+    const lastResult = v.result ? `<details><summary>${esc(t("web.summary.title", { n: v.deal_index + 1 }))}</summary>${summaryHtml(v.result, v.deal_index + 1, v.pot, team, label)}</details>` : "";
+    return `<div class="overlay" id="match-end"><div class="dialog match-end" role="dialog" aria-modal="true" aria-labelledby="end-h">
+      <h2 id="end-h">${esc(t("web.match.over"))}</h2><p class="outcome" style="text-align:center">${esc(headline)}</p>
+      <p class="final">${esc(t("web.match.final", { a: v.score[order[0]], b: v.score[order[1]] }))}</p>
+      ${sheetHtml(v.history, v.target, team, v.winner)}${lastResult}
+      <div class="buttons"><a class="secondary" data-link href="/replay/${esc(tableId)}">${esc(t("web.match.replay"))}</a>
+        <a class="secondary" data-link href="/">${esc(t("web.table.back_to_lobby"))}</a>
+        <button class="primary" data-close-end>${esc(t("web.summary.ok"))}</button></div></div></div>`;
+  }
+
+  function seatListHtml(table) {
+    if (token || !table) return "";
+    const free = table.seats.filter((s) => s.kind === "human" && !s.taken);
+    if (!free.length || table.status === "finished") return "";
+    return `<div class="seat-chooser"><p>${esc(t("web.table.choose_seat"))}</p>${free.map((s) =>
+      `<button class="call" data-sit="${s.seat}">${esc(t("web.lobby.sit"))}: ${esc(t("web.lobby.seat", { n: s.seat + 1 }))}</button>`).join(" ")}</div>`;
+  }
+
+  function bindSeatList() {
+    main.querySelectorAll("[data-sit]").forEach((b) => b.addEventListener("click", () => joinTable(tableId, +b.dataset.sit)));
+  }
+
+  function bind() {
+    bindSeatList();
+    main.querySelectorAll("#hand .card").forEach((b) => b.addEventListener("click", () => {
+      focusCard = b.dataset.card;
+      playCard(b.dataset.card);
+    }));
+    main.querySelectorAll("[data-call]").forEach((b) => b.addEventListener("click", () => send({ call: b.dataset.call })));
+    main.querySelectorAll("[data-declare]").forEach((b) => b.addEventListener("click", () => send({ declare: b.dataset.declare.split(" ") })));
+    main.querySelectorAll("[data-belote]").forEach((b) => b.addEventListener("click", () => {
+      const card = beloteFor;
+      if (b.dataset.belote === "yes") send({ card, belote: true });
+      else send({ card });
+    }));
+    const last = main.querySelector("#btn-last");
+    if (last) last.addEventListener("click", () => { dialog = dialog === "last" ? null : "last"; render(); });
+    const sheet = main.querySelector("#btn-sheet");
+    if (sheet) sheet.addEventListener("click", () => { dialog = dialog === "sheet" ? null : "sheet"; render(); });
+    main.querySelectorAll("[data-close]").forEach((b) => b.addEventListener("click", () => { dialog = null; render(); }));
+    const ok = main.querySelector("#summary-ok");
+    if (ok) {
+      ok.addEventListener("click", closeSummary);
+      ok.focus();
+    }
+    const end = main.querySelector("[data-close-end]");
+    if (end) end.addEventListener("click", () => { matchEndSeen = true; render(); });
+    if (focusCard) {
+      const el = main.querySelector(`#hand .card.legal[data-card="${focusCard}"]`);
+      if (el && !main.querySelector(".overlay") && !beloteFor) el.focus({ preventScroll: true });
+    }
+  }
+
+  function closeSummary() {
+    if (summary) ackDeal = Math.max(summary.index, msg.view.deal_index - 1);
+    summary = null;
+    noteDealChanges();
+    render();
+  }
+
+  // -- keyboard -------------------------------------------------------------------------------
+
+  function onKey(ev) {
+    if (!msg || !msg.view || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
+    const key = ev.key;
+    if (summary) {
+      if (key === "Escape") { ev.preventDefault(); closeSummary(); }
+      return;
+    }
+    if (key === "Escape") {
+      if (beloteFor) beloteFor = null;
+      dialog = null;
+      render();
+      return;
+    }
+    if (key === "l" || key === "L") { dialog = dialog === "last" ? null : "last"; render(); return; }
+    if (key === "s" || key === "S") { dialog = dialog === "sheet" ? null : "sheet"; render(); return; }
+    if (beloteFor) {
+      if (key === "b" || key === "B" || key === "y" || key === "Y") send({ card: beloteFor, belote: true });
+      else if (key === "n" || key === "N") send({ card: beloteFor });
+      return;
+    }
+    const v = msg.view;
+    if (/^[1-9]$/.test(key)) {
+      const n = +key;
+      if (v.phase === "auction") {
+        const a = (v.legal || [])[n - 1];
+        if (a) send(a);
+      } else {
+        const b = main.querySelector(`#hand .card[data-index="${n}"]`);
+        if (b && b.classList.contains("legal")) { focusCard = b.dataset.card; playCard(b.dataset.card); }
+      }
+      ev.preventDefault();
+      return;
+    }
+    if (key === "ArrowLeft" || key === "ArrowRight") {
+      const legal = [...main.querySelectorAll("#hand .card.legal")];
+      if (!legal.length) return;
+      let i = legal.findIndex((b) => b.dataset.card === focusCard);
+      i = i < 0 ? 0 : (i + (key === "ArrowRight" ? 1 : -1) + legal.length) % legal.length;
+      focusCard = legal[i].dataset.card;
+      main.querySelectorAll("#hand .card").forEach((b) => b.classList.toggle("focus", b.dataset.card === focusCard));
+      legal[i].focus();
+      ev.preventDefault();
+    }
+  }
+  document.addEventListener("keydown", onKey);
+
+  // -- start ----------------------------------------------------------------------------------
+
+  async function start() {
+    render();
+    if (!token) {
+      // No seat yet: look at the table, offer its free seats, and watch meanwhile.
+      try {
+        const { table } = await api(`/api/tables/${tableId}`);
+        seatChooser = table.seats.some((s) => s.kind === "human" && !s.taken) && table.status !== "finished";
+      } catch (e) {
+        if (e instanceof ApiError && e.code === "no_table") {
+          main.innerHTML = `<div class="lobby"><p class="box">${esc(t("web.table.not_found"))}</p></div>`;
+          return;
+        }
+      }
+    }
+    connect();
+  }
+  start();
+
+  return {
+    render,
+    close() {
+      alive = false;
+      document.removeEventListener("keydown", onKey);
+      if (socket) socket.close();
+      banner("");
+    },
+  };
+}
+
+/** The name of a declaration from its cards, for display only (R7.2, R7.3: carré, or tierce/quarte/quint by length). */
+function declarationKind(cards) {
+  if (cards.length === 4 && cards.every((c) => c[0] === cards[0][0])) return "carre";
+  return cards.length === 3 ? "tierce" : cards.length === 4 ? "quarte" : "quint";
+}
+
+export { myName };
