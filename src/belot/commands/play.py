@@ -1,0 +1,84 @@
+"""``belot play``: a match in the terminal, you and a partner bot against two bots (see belot.tui)."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import random
+import sys
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("play", help="play a match against the bots in the terminal")
+    p.add_argument("--lang", choices=("tr", "bg", "en"), help="language (default: from the locale, else English)")
+    p.add_argument("--partner", metavar="BOT", help="your partner's bot (default: the strongest fast bot)")
+    p.add_argument("--opponents", metavar="BOT", help="the opponents' bot (default: the strongest fast bot)")
+    p.add_argument("--seed", type=int, help="shuffle seed: the same seed deals the same cards")
+    p.add_argument("--resume", metavar="FILE", help="continue the unfinished game saved in FILE")
+    p.add_argument("--pause", type=float, default=0.8, metavar="SECONDS",
+                   help="pause before each bot action (default 0.8)")
+    p.add_argument("--target", type=int, default=151, metavar="N", help="points to win the match (default 151)")
+    p.set_defaults(func=run)
+
+
+def _fail(message: str) -> int:
+    print(f"belot play: {message}", file=sys.stderr)
+    return 2
+
+
+def _player_name() -> str:
+    try:
+        return getpass.getuser() or "player"
+    except Exception:  # no user name in this environment
+        return "player"
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.text import Text
+
+    from ..bots import REGISTRY, bot_names
+    from ..i18n import default_language
+    from ..tui import Game, SetupError, default_bot, new_setup, resume_setup
+    from ..tui.session import data_dir
+    from ..tui.text import Words
+
+    if args.pause < 0:
+        return _fail(f"--pause must be 0 or more seconds, not {args.pause}")
+    if args.target <= 0:
+        return _fail(f"--target must be a positive number of points, not {args.target}")
+    bots = {}
+    for option in ("partner", "opponents"):
+        name = getattr(args, option) or default_bot()
+        if name.removeprefix("bot:") not in REGISTRY:
+            return _fail(f"--{option}: unknown bot {name!r}; known bots: {', '.join(bot_names())}")
+        bots[option] = "bot:" + name.removeprefix("bot:")
+    words = Words(args.lang or default_language())
+    console = Console(highlight=False)
+    if args.resume:
+        if args.seed is not None:
+            return _fail("--seed cannot be used with --resume (the record holds the deals)")
+        try:
+            setup = resume_setup(args.resume)
+        except SetupError as e:
+            return _fail(str(e))
+    else:
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+        players = [_player_name(), bots["opponents"], bots["partner"], bots["opponents"]]
+        try:
+            setup = new_setup(seed, args.target, players, data_dir())
+        except OSError as e:
+            return _fail(f"cannot save the game in {data_dir()}: {e.strerror}")
+    while True:
+        code = Game(setup, words, console, args.pause).run()
+        if code != 0 or not setup.match.is_over:
+            return code
+        try:
+            answer = console.input(Text(words.t("tui.prompt.again") + " > ", style="bold"))
+        except (EOFError, KeyboardInterrupt):
+            return 0
+        if not words.yes_no(answer, default=False):
+            return 0
+        seed = random.SystemRandom().randrange(2**31)
+        players = list(setup.match.players or [])
+        setup = new_setup(seed, setup.match.target, players, data_dir())

@@ -1,0 +1,417 @@
+"""One terminal game: a person and three bots, a whole match, saved as a record after every action.
+
+The match is driven through the same ``Match.apply`` path as every other app; the person sees
+only their seat's view and each bot receives only its own.  Deals are shuffled from a
+reproducible source: the first from the seed, each later one from the first deal's cards (kept
+in the record) and the deal index, so ``--resume`` continues with exactly the deals the game
+would have had.  Saving happens with Ctrl-C held back, so an action is never applied but unsaved.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from rich.console import Console
+from rich.text import Text
+
+from .. import declarations as decl
+from ..bots import REGISTRY, Bot, make_bot
+from ..cards import CARD_NAMES, mask_of
+from ..game import BELOTE_BASE, CALL_BASE, CHANCE, DECLARE_BASE, PLAY, Match, SeatView, deal_hands
+from ..record import write
+from .render import (
+    Seating,
+    calls_line,
+    card_text,
+    hand_line,
+    numbered_cards,
+    render_summary,
+    render_table,
+    trick_text,
+)
+from .text import Words, parse_card_text
+
+FAST_BOTS = ("pimc", "heuristic", "random")  # strongest first; each answers within a second
+
+
+def default_bot() -> str:
+    """The strongest registered bot that answers within a second."""
+    for name in FAST_BOTS:
+        if name in REGISTRY:
+            return name
+    return "random"
+
+
+def data_dir() -> str:
+    """Where games are saved: ``$BELOT_DATA_DIR`` or the user's data directory, ``games/``."""
+    base = os.environ.get("BELOT_DATA_DIR")
+    if not base:
+        import platformdirs
+
+        base = platformdirs.user_data_dir("belot")
+    return os.path.join(base, "games")
+
+
+def _deal_key(match: Match) -> str:
+    return "".join(CARD_NAMES[c] for h in match.deals[0].dealt for c in h)
+
+
+def first_deal(seed: int) -> tuple[int, list[list[int]]]:
+    """Dealer and hands of deal 0 for a seed (R2.1, R2.2)."""
+    rng = random.Random(f"belot-play:seed:{seed}")
+    dealer = rng.randrange(4)
+    return dealer, deal_hands(rng, dealer)
+
+
+def next_hands(match: Match) -> list[list[int]]:
+    """The hands of the next deal: shuffled from the first deal's cards and the deal index."""
+    rng = random.Random(f"belot-play:{_deal_key(match)}:{len(match.deals)}")
+    dealer = match.next_dealer
+    assert dealer is not None
+    return deal_hands(rng, dealer)
+
+
+@contextmanager
+def hold_interrupt() -> Iterator[None]:
+    """Hold Ctrl-C back while an action is applied and saved; raise it afterwards."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    old = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+        if caught:
+            raise KeyboardInterrupt
+
+
+class Quit(Exception):
+    """The player asked to stop (``quit``, or the end of input)."""
+
+
+@dataclass
+class Setup:
+    match: Match
+    path: str
+    human: int
+    seed: int | None = None
+
+
+class Game:
+    """The loop of one match in the terminal."""
+
+    def __init__(
+        self, setup: Setup, words: Words, console: Console, pause: float,
+        read: Callable[[Text], str] | None = None,
+    ) -> None:
+        self.match = setup.match
+        self.path = setup.path
+        self.words = words
+        self.console = console
+        self.pause = pause
+        players = tuple(self.match.players or ())
+        self.seating = Seating(setup.human, players)
+        self.seed = setup.seed
+        self._read = read or (lambda prompt: console.input(prompt))
+
+    # -- plumbing ------------------------------------------------------------------------------
+
+    def t(self, key: str, **fields: object) -> str:
+        return self.words.t(key, **fields)
+
+    def say(self, key: str, style: str = "", **fields: object) -> None:
+        # soft_wrap: a path or a command to copy is never broken across lines
+        self.console.print(Text(self.t(key, **fields), style=style), soft_wrap=True)
+
+    def ask(self, key: str, **fields: object) -> str:
+        return self._read(Text(self.t(key, **fields) + " > ", style="bold")).strip()
+
+    def save(self) -> None:
+        write(self.match, self.path)
+
+    def apply(self, actions: list[int]) -> None:
+        with hold_interrupt():
+            for a in actions:
+                self.match.apply(a)
+            self.save()
+
+    def bot(self, seat: int) -> Bot:
+        """The seat's bot, seeded from the game and the position in it, so a resumed game goes on
+        exactly as the uninterrupted one would have (a bot's own random state is not saved)."""
+        d = self.match.deals[-1]
+        where = f"{_deal_key(self.match)}:bot:{len(self.match.deals) - 1}:{len(d.actions)}:{seat}"
+        seed = int.from_bytes(hashlib.sha256(where.encode()).digest()[:8], "big")
+        return make_bot(self.seating.players[seat], seed=seed)
+
+    # -- the match -----------------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Play to the end of the match; 0 when it ended or the player quit, 130 on Ctrl-C."""
+        try:
+            self.loop()
+        except KeyboardInterrupt:
+            self.console.print()
+            self.say("tui.interrupted", style="bold yellow")
+            self.say("tui.resume_hint", path=self.path)
+            return 130
+        except (Quit, EOFError):
+            self.console.print()
+            self.say("tui.saved_at", path=self.path)
+            self.say("tui.resume_hint", path=self.path)
+            return 0
+        return 0
+
+    def loop(self) -> None:
+        m = self.match
+        self.say("tui.welcome", style="bold green")
+        self.say("tui.saved_at", path=self.path, style="dim")
+        if self.seed is not None:
+            self.say("tui.seed", seed=self.seed, style="dim")
+        while not m.is_over:
+            if m.current_player == CHANCE:
+                with hold_interrupt():
+                    m.deal(next_hands(m))
+                    self.save()
+            deal = m.deals[-1]
+            seat = m.current_player
+            tricks_before = len(deal.trick_winners)
+            if seat == self.seating.human:
+                self.apply(self.human_turn(m.view(seat)))
+            else:
+                if self.pause > 0:
+                    time.sleep(self.pause)
+                action = self.bot(seat).act(m.view(seat))
+                self.apply([action])
+                self.show_bot_action(seat, action)
+            if len(deal.trick_winners) > tricks_before:
+                leader, cards, winner = m.view(self.seating.human).tricks[-1]
+                self.console.print(trick_text(self.words, self.seating, len(deal.trick_winners), leader, cards, winner))
+            if deal.is_over:
+                self.show_summary()
+                while not m.is_over and self.handle_command(self.ask("tui.prompt.continue"), m.view(self.seating.human)):
+                    pass
+        self.show_end()
+
+    def show_bot_action(self, seat: int, action: int) -> None:
+        text = Text(f"  {self.seating.name(self.words, seat)}: ", style="dim")
+        if CALL_BASE <= action < DECLARE_BASE:
+            text.append(self.words.call(action - CALL_BASE), style="bold")
+        elif action >= DECLARE_BASE:
+            text.append(self.words.kind(decl.DECLARATIONS[action - DECLARE_BASE].kind), style="bold magenta")
+        else:
+            text.append_text(card_text(action & 31))
+            if action >= BELOTE_BASE:
+                text.append(" · " + self.t("term.belote") + "!", style="bold magenta")
+        self.console.print(text)
+
+    def show_summary(self) -> None:
+        m = self.match
+        d = m.deals[-1]
+        r = d.result
+        assert r is not None
+        self.console.print(render_summary(self.words, self.seating, r, d.belotes, d.pot, m.results, m.target))
+        if r.valat is not None and max(m.score) >= m.target and m.winner is None:
+            self.say("term.no_capot_exit", style="bold magenta")
+
+    def show_end(self) -> None:
+        m = self.match
+        assert m.winner is not None
+        us = self.seating.human & 1
+        key = "tui.winner_us" if m.winner == us else "tui.winner_them"
+        self.say(key, style="bold green" if m.winner == us else "bold red", us=m.score[us], them=m.score[1 - us])
+        self.say("tui.saved_at", path=self.path)
+
+    # -- the person's turn ---------------------------------------------------------------------
+
+    def handle_command(self, text: str, view: SeatView) -> bool:
+        """Run ``last``/``help``/``quit``; True when ``text`` was one."""
+        cmd = self.words.command(text)
+        if cmd is None:
+            return False
+        if cmd == "quit":
+            raise Quit
+        if cmd == "help":
+            self.say("tui.help")
+        else:
+            self.show_last_trick(view)
+        return True
+
+    def show_last_trick(self, view: SeatView) -> None:
+        """The last closed trick of this deal, or of the previous deal before the first trick."""
+        if view.tricks:
+            leader, cards, winner = view.tricks[-1]
+            self.console.print(trick_text(self.words, self.seating, len(view.tricks), leader, cards, winner))
+            return
+        deals = self.match.deals
+        prev = deals[-2] if len(deals) >= 2 else None
+        if prev is None or not prev.trick_winners:
+            self.say("tui.no_last_trick")
+            return
+        k = len(prev.trick_winners) - 1
+        played = [(s, a & 31) for s, a in zip(prev.actors, prev.actions) if a < CALL_BASE][4 * k : 4 * k + 4]
+        self.console.print(trick_text(self.words, self.seating, k + 1, played[0][0], [c for _, c in played],
+                                      prev.trick_winners[k]))
+
+    def human_turn(self, view: SeatView) -> list[int]:
+        numbered = view.phase == PLAY
+        self.console.print(render_table(view, self.words, self.seating, numbered))
+        if view.phase != PLAY:
+            return [self.ask_call(view)]
+        declarations: list[int] = []
+        if not view.tricks and any(a >= DECLARE_BASE for a in view.legal_actions):
+            declarations = self.ask_declarations(view)
+        card = self.ask_card(view)
+        action = card
+        if BELOTE_BASE + card in view.legal_actions:
+            while True:
+                answer = self.words.yes_no(self.ask("tui.prompt.belote"), default=True)
+                if answer is not None:
+                    break
+                self.say("tui.err.yes_no", style="red")
+            if answer:
+                action = BELOTE_BASE + card
+        return [DECLARE_BASE + i for i in declarations] + [action]
+
+    def ask_call(self, view: SeatView) -> int:
+        calls = [a - CALL_BASE for a in view.legal_actions]
+        while True:
+            self.console.print(calls_line(self.words, calls))
+            text = self.ask("tui.prompt.call")
+            if self.handle_command(text, view):
+                continue
+            if text.isdigit():
+                n = int(text)
+                if 1 <= n <= len(calls):
+                    return CALL_BASE + calls[n - 1]
+                self.say("tui.err.number", style="red", n=len(calls))
+                continue
+            call = self.words.parse_call(text)
+            if call is None:
+                self.say("tui.err.unknown_call", style="red", text=text)
+            elif call not in calls:
+                self.say("tui.err.call_not_now", style="red", call=self.words.call(call))
+            else:
+                return CALL_BASE + call
+
+    def ask_card(self, view: SeatView) -> int:
+        legal = numbered_cards(view)
+        while True:
+            text = self.ask("tui.prompt.card")
+            if self.handle_command(text, view):
+                self.console.print(hand_line(view, self.words, True))
+                continue
+            if text.isdigit() and not parse_card_text(text):
+                n = int(text)
+                if 1 <= n <= len(legal):
+                    return legal[n - 1]
+                self.say("tui.err.number", style="red", n=len(legal))
+                continue
+            card = parse_card_text(text)
+            if card is None:
+                self.say("tui.err.unknown_card", style="red", text=text)
+            elif card not in view.hand:
+                self.say("tui.err.not_in_hand", style="red", card=CARD_NAMES[card])
+            elif card not in legal:
+                self.say("tui.err.card_not_legal", style="red", card=CARD_NAMES[card],
+                         legal=" ".join(CARD_NAMES[c] for c in legal))
+            else:
+                return card
+
+    def ask_declarations(self, view: SeatView) -> list[int]:
+        """R7.5: offer what the hand may declare; Enter declares the best (R7.4), or pick one by one."""
+        hand = mask_of(view.hand)
+        chosen: list[int] = []
+        best = decl.best_declarations(hand)
+        while True:
+            options = decl.declarable(hand, chosen)
+            if not options:
+                return chosen
+            self.say("tui.declare_offer", style="bold magenta")
+            for k, i in enumerate(options, 1):
+                self.console.print(self._declaration_text(k, i))
+            if not chosen:
+                text = self.ask("tui.prompt.declare", best=", ".join(self._declaration_name(i) for i in best))
+            else:
+                text = self.ask("tui.prompt.declare_more")
+            if self.handle_command(text, view):
+                continue
+            if not text:
+                return best if not chosen else chosen
+            if text == "0":
+                return chosen
+            if text.isdigit() and 1 <= int(text) <= len(options):
+                chosen.append(options[int(text) - 1])
+                continue
+            self.say("tui.err.number", style="red", n=len(options))
+
+    def _declaration_name(self, i: int) -> str:
+        d = decl.DECLARATIONS[i]
+        return self.words.kind(d.kind) + " " + "-".join(CARD_NAMES[c] for c in (d.cards[0], d.cards[-1]))
+
+    def _declaration_text(self, k: int, i: int) -> Text:
+        d = decl.DECLARATIONS[i]
+        text = Text(f"  {k}: ", style="cyan")
+        text.append(self.words.kind(d.kind), style="bold")
+        text.append(" ")
+        for c in d.cards:
+            text.append_text(card_text(c))
+            text.append(" ")
+        text.append(f"({d.value})")
+        return text
+
+
+def new_setup(seed: int, target: int, players: list[str], directory: str) -> Setup:
+    """A new match, its first deal dealt, and the file it will be saved in."""
+    match = Match(target=target, players=players)
+    dealer, hands = first_deal(seed)
+    match.first_dealer = dealer
+    match.deal(hands, dealer)
+    os.makedirs(directory, exist_ok=True)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path = os.path.join(directory, f"{stamp}-seed{seed}.json")
+    n = 1
+    while os.path.exists(path):
+        n += 1
+        path = os.path.join(directory, f"{stamp}-seed{seed}-{n}.json")
+    write(match, path)
+    return Setup(match, path, human=0, seed=seed)
+
+
+class SetupError(ValueError):
+    """A game that cannot be resumed; the message says why."""
+
+
+def resume_setup(path: str) -> Setup:
+    """The unfinished game of the record at ``path``, replayed to where it stopped."""
+    from ..errors import RecordError
+    from ..record import load
+
+    try:
+        match = load(path)
+    except RecordError as e:
+        raise SetupError(f"{path}: {e}") from None
+    except OSError as e:
+        raise SetupError(f"cannot read {path}: {e.strerror}") from None
+    if not match.deals:
+        raise SetupError(f"{path}: the record has no deal to continue")
+    if match.is_over:
+        raise SetupError(f"{path}: this game is already over (team {match.winner} won)")
+    players = list(match.players or ["player", *[f"bot:{default_bot()}"] * 3])
+    humans = [s for s, p in enumerate(players) if not p.startswith("bot:")]
+    if len(humans) != 1:
+        raise SetupError(f"{path}: the record must have exactly one seat that is not a bot, not {len(humans)}")
+    for p in players:
+        if p.startswith("bot:") and p.removeprefix("bot:") not in REGISTRY:
+            raise SetupError(f"{path}: unknown bot {p!r} in players")
+    match.players = players
+    return Setup(match, path, human=humans[0])

@@ -1,0 +1,110 @@
+"""Words and input of the terminal game: texts in the chosen language, card and call names, and
+the parsing of what the player types (card numbers or names, call names, commands, yes/no).
+
+Every user-facing text goes through `Words.t` with a literal key from ``i18n/<lang>/tui.json`` or
+``game.json``; keys built at run time are listed by `dynamic_keys` so a test can check them all.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+from ..auction import CALL_NAMES
+from ..cards import RANKS, SUITS, parse_card
+from ..declarations import KINDS
+from ..i18n import LANGUAGES, t
+
+SUIT_SYMBOLS = "♣♦♥♠"
+RANK_LABELS = ("7", "8", "9", "10", "J", "Q", "K", "A")
+COMMANDS = ("last", "help", "quit")
+OUTCOMES = ("made", "hanging", "inside", "redeal")
+
+
+def fold(text: str) -> str:
+    """Lower case, no accents, no spaces: ``Hepsi Koz`` and ``hepsi koz`` and ``hepsikoz`` meet."""
+    n = unicodedata.normalize("NFKD", text.casefold())
+    n = "".join(ch for ch in n if not unicodedata.combining(ch))
+    return n.replace("ı", "i").replace(" ", "").replace("-", "").replace("_", "")
+
+
+def dynamic_keys() -> list[str]:
+    """The translation keys this package builds at run time (the literal ones are found in its source)."""
+    keys = [f"call.{c}" for c in CALL_NAMES]
+    keys += [f"suit.{s}" for s in SUITS]
+    keys += [f"rank.{r}" for r in RANKS]
+    keys += [f"term.{k}" for k in KINDS]
+    keys += [f"term.{o}" for o in OUTCOMES]
+    keys += [f"tui.seat.{i}" for i in range(4)]
+    keys += [f"tui.cmd.{c}" for c in COMMANDS]
+    keys += [f"tui.mult.{m}" for m in (2, 4)]
+    return keys
+
+
+@dataclass(frozen=True)
+class Words:
+    """The texts of one language."""
+
+    lang: str
+
+    def t(self, key: str, **fields: object) -> str:
+        return t(key, self.lang, **fields)
+
+    def call(self, call: int) -> str:
+        return self.t(f"call.{CALL_NAMES[call]}")
+
+    def seat(self, rel: int) -> str:
+        """Name of the seat ``rel`` places after the player's own (0 = the player)."""
+        return self.t(f"tui.seat.{rel}")
+
+    def kind(self, kind: str) -> str:
+        return self.t(f"term.{kind}")
+
+    # -- reading input -------------------------------------------------------------------------
+
+    def command(self, text: str) -> str | None:
+        """``last``/``help``/``quit`` when ``text`` names one (in English or in this language)."""
+        f = fold(text)
+        for c in COMMANDS:
+            if f == c or f == fold(self.t(f"tui.cmd.{c}")):
+                return c
+        return None
+
+    def parse_call(self, text: str) -> int | None:
+        """The call named by ``text``: record notation, English words, or any language's name."""
+        f = fold(text)
+        if not f:
+            return None
+        aliases = {"p": 0, "pas": 0, "clubs": 1, "diamonds": 2, "hearts": 3, "spades": 4,
+                   "notrumps": 5, "notrump": 5, "alltrumps": 6, "double": 7, "redouble": 8}
+        if f in aliases:
+            return aliases[f]
+        for call, name in enumerate(CALL_NAMES):
+            if f == fold(name):
+                return call
+        for lang in (self.lang, *LANGUAGES):
+            for call, name in enumerate(CALL_NAMES):
+                if f == fold(t(f"call.{name}", lang)):
+                    return call
+        return None
+
+    def yes_no(self, text: str, default: bool) -> bool | None:
+        f = fold(text)
+        if not f:
+            return default
+        if f in {"y", "yes", "e", "evet", "д", "да"} or f in fold(self.t("tui.yes")).split("/"):
+            return True
+        if f in {"n", "no", "h", "hayir", "н", "не"} or f in fold(self.t("tui.no")).split("/"):
+            return False
+        return None
+
+
+def parse_card_text(text: str) -> int | None:
+    """A card from ``JH``, ``jh``, ``10h``, ``TH`` or ``J♥``; None when it names no card."""
+    key = text.strip()
+    for sym, letter in zip(SUIT_SYMBOLS, SUITS):
+        key = key.replace(sym, letter)
+    try:
+        return parse_card(key, lenient=True)
+    except ValueError:
+        return None

@@ -1,0 +1,208 @@
+"""Acceptance tests of ``belot play``: the real program driven in a pseudo-terminal with pexpect.
+
+The scripted player always takes the first legal option (the first call listed, the first card
+numbered, the default declarations and belote), with ``--pause 0`` and the fast ``random`` bots.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+from belot.i18n import t  # noqa: E402
+from belot.record import load  # noqa: E402
+
+PROMPTS = (
+    "tui.prompt.call", "tui.prompt.card", "tui.prompt.declare", "tui.prompt.declare_more",
+    "tui.prompt.belote", "tui.prompt.continue", "tui.prompt.again",
+)
+FIRST_OPTION = {
+    "tui.prompt.call": "1", "tui.prompt.card": "1", "tui.prompt.declare": "",
+    "tui.prompt.declare_more": "", "tui.prompt.belote": "", "tui.prompt.continue": "",
+    "tui.prompt.again": "n",
+}
+
+
+def _prompt_pattern(key: str, lang: str) -> str:
+    raw = t(key, lang)  # unformatted: fields such as {best} stay as they are
+    return re.sub(r"\\\{\w+\\\}", ".*?", re.escape(raw)) + " > "
+
+
+class Player:
+    """The program in a pseudo-terminal, and a transcript of everything it printed."""
+
+    def __init__(self, tmp: Path, *args: str, lang: str = "en") -> None:
+        env = dict(os.environ, BELOT_DATA_DIR=str(tmp), TERM="dumb", NO_COLOR="1", COLUMNS="100")
+        self.lang = lang
+        self.out = io.StringIO()
+        argv = ["-m", "belot", "play", "--pause", "0", "--lang", lang,
+                "--partner", "random", "--opponents", "random", *args]
+        self.child = pexpect.spawn(sys.executable, argv, env=env, encoding="utf-8",
+                                   dimensions=(60, 100), timeout=30)
+        self.child.logfile_read = self.out
+        self.keys = list(PROMPTS)
+        self.patterns = [_prompt_pattern(k, lang) for k in self.keys] + [pexpect.EOF]
+
+    def next_prompt(self) -> str | None:
+        """Wait for the next prompt; its key, or None at the end of the program."""
+        i = self.child.expect(self.patterns)
+        return None if i == len(self.keys) else self.keys[i]
+
+    def play(self, stop: str | None = None, count: int = 1, limit: int = 5000) -> list[str]:
+        """Answer every prompt with the first option until ``stop`` is seen ``count`` times (or the end)."""
+        seen: list[str] = []
+        for _ in range(limit):
+            key = self.next_prompt()
+            if key is None:
+                return seen
+            seen.append(key)
+            if key == stop and seen.count(stop) == count:
+                return seen
+            self.child.sendline(FIRST_OPTION[key])
+        raise AssertionError("the game did not end")
+
+    def finish(self) -> int:
+        self.child.expect(pexpect.EOF)
+        self.child.close()
+        return self.child.exitstatus if self.child.exitstatus is not None else -self.child.signalstatus
+
+    @property
+    def text(self) -> str:
+        return self.out.getvalue()
+
+    def saved_path(self) -> Path:
+        raw = t("tui.saved_at", self.lang)
+        head = raw.split("{path}")[0]
+        m = re.search(re.escape(head) + r"(\S+\.json)", self.text)
+        assert m, self.text[-2000:]
+        return Path(m.group(1))
+
+
+def _replay_json(path: Path) -> dict:
+    out = subprocess.run([sys.executable, "-m", "belot", "replay", "--json", str(path)],
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def test_whole_match_to_151_is_played_to_the_winner_and_replays(tmp_path: Path) -> None:
+    p = Player(tmp_path, "--seed", "11")
+    seen = p.play()
+    assert p.finish() == 0
+    text = p.text
+    assert seen[-1] == "tui.prompt.again"
+    m = re.search(r"(You win the match|They win the match), (\d+) to (\d+)", text)
+    assert m, text[-3000:]
+    winner_score, loser_score = int(m.group(2)), int(m.group(3))
+    assert winner_score >= 151 and winner_score > loser_score
+    # The record written as the game went replays to the same scores (R12).
+    path = p.saved_path()
+    doc = _replay_json(path)
+    assert doc["winner"] is not None
+    us = doc["score"][0]
+    them = doc["score"][1]
+    if m.group(1).startswith("You"):
+        assert (us, them) == (winner_score, loser_score) and doc["winner"] == 0
+    else:
+        assert (them, us) == (winner_score, loser_score) and doc["winner"] == 1
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert record["players"][1:] == ["bot:random"] * 3 and record["target"] == 151
+    # Every finished deal's summary was shown, with the score sheet.
+    assert text.count("End of deal") == len(doc["deals"]) == seen.count("tui.prompt.continue") + 1
+    assert "Score sheet (to 151)" in text and "Card points" in text
+
+
+def test_wrong_input_gets_a_message_and_the_prompt_again(tmp_path: Path) -> None:
+    p = Player(tmp_path, "--seed", "5", "--target", "31")
+    assert p.next_prompt() in {"tui.prompt.call"}
+    for bad, message in [("xyz", '"xyz" is not a call'), ("99", "Choose a number from 1 to")]:
+        p.child.sendline(bad)
+        p.child.expect_exact(message)
+        assert p.next_prompt() == "tui.prompt.call"
+    p.child.sendline("help")
+    p.child.expect_exact("Commands: last")
+    assert p.next_prompt() == "tui.prompt.call"
+    p.child.sendline("1")
+    key = p.play(stop="tui.prompt.card")[-1]
+    assert key == "tui.prompt.card"
+    for bad, message in [("ZZ", '"ZZ" is not a card'), ("42", "Choose a number from 1 to")]:
+        p.child.sendline(bad)
+        p.child.expect_exact(message)
+        assert p.next_prompt() == "tui.prompt.card"
+    p.child.sendline("last")
+    assert p.next_prompt() == "tui.prompt.card"
+    p.child.sendline("quit")
+    assert p.finish() == 0
+    assert "belot play --resume" in p.text
+
+
+def test_turkish_screens_use_the_game_words(tmp_path: Path) -> None:
+    p = Player(tmp_path, "--seed", "3", "--target", "31", lang="tr")
+    p.play()
+    assert p.finish() == 0
+    text = p.text
+    for word in ("Dağıtan", "Pas", "Kozsuz", "Hepsi Koz", "Artırma", "Oyun", "Skor", "Kağıt puanı",
+                 "Oyun puanı", "Söyleyeceğin", "Oynayacağın kağıt", "Maçı"):
+        assert word in text, word
+    assert any(w in text for w in ("Çıkarılmış", "İçeride", "Asılı", "Yeniden dağıtım"))
+
+
+def test_bulgarian_screens_use_the_game_words(tmp_path: Path) -> None:
+    p = Player(tmp_path, "--seed", "4", lang="bg")
+    p.play(stop="tui.prompt.continue")
+    p.child.sendline("изход")
+    assert p.finish() == 0
+    text = p.text
+    for word in ("Раздава", "Пас", "Без коз", "Всичко коз", "Наддаване", "Твоята обява",
+                 "Точки от карти", "Резултати", "Край на раздаване"):
+        assert word in text, word
+
+
+def _actions(deal: dict) -> list:
+    return [*deal["auction"], *deal.get("play", [])]
+
+
+def test_ctrl_c_mid_deal_then_resume_continues_the_same_game(tmp_path: Path) -> None:
+    """Interrupting and resuming gives exactly the record of the uninterrupted game."""
+    straight = Player(tmp_path / "a", "--seed", "21", "--target", "41")
+    straight.play()
+    assert straight.finish() == 0
+    expected = json.loads(straight.saved_path().read_text(encoding="utf-8"))
+
+    p = Player(tmp_path / "b", "--seed", "21", "--target", "41")
+    p.play(stop="tui.prompt.card", count=3)  # the third card of the first deal: mid-deal
+    p.child.sendintr()
+    assert p.finish() == 130
+    assert "Interrupted" in p.text
+    path = p.saved_path()
+    before = json.loads(path.read_text(encoding="utf-8"))
+    assert len(before["deals"]) == 1 and 0 < len(before["deals"][0]["play"]) < 32
+    load(str(path))  # a valid record of the game so far
+
+    q = Player(tmp_path / "b", "--resume", str(path))
+    q.child.sendline("1")  # the third card prompt, shown again
+    q.play()
+    assert q.finish() == 0
+    after = json.loads(path.read_text(encoding="utf-8"))
+    first_before, first_after = before["deals"][0], after["deals"][0]
+    assert first_after["hands"] == first_before["hands"]
+    assert _actions(first_after)[: len(_actions(first_before))] == _actions(first_before)
+    assert after == expected
+
+
+def test_a_bad_resume_file_gives_the_record_error_and_exit_2(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "belot-record/1", "deals": [{"dealer": 7, "hands": []}]}', encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "belot", "play", "--resume", str(bad)],
+                         capture_output=True, text=True, env=dict(os.environ, BELOT_DATA_DIR=str(tmp_path)))
+    assert out.returncode == 2
+    assert out.stderr.strip() == f"belot play: {bad}: deal 0: dealer must be a seat 0-3, not 7"
+    assert bad.read_text(encoding="utf-8").startswith('{"format"')  # left intact
