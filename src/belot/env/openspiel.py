@@ -1,0 +1,497 @@
+"""Belot as an OpenSpiel game: one deal for four players, with the deal as chance nodes.
+
+With ``open_spiel`` installed (the ``belot[openspiel]`` extra), importing this module registers
+the Python game ``python_belot`` with pyspiel, so ``pyspiel.load_game("python_belot")`` gives a
+game that OpenSpiel's algorithms and bots can drive (MCTS, ISMCTS with `resample`, random
+rollouts, evaluate_bots ...).  Without it, `BelotGame` / `BelotState` offer the same method names
+in pure Python (``new_initial_state``, ``current_player``, ``legal_actions``, ``apply_action``,
+``is_chance_node``, ``chance_outcomes``, ``is_terminal``, ``returns``,
+``information_state_string/tensor``, ``observation_string/tensor``, ``clone``).  `load_game()`
+returns whichever is available.
+
+The game, in OpenSpiel terms:
+
+* **Chance**: the first 32 moves deal the pack one card at a time, in the order of R2.3 (3 cards
+  to each seat from the forehand, then 2, then 3).  Each chance node's outcomes are the cards not
+  yet dealt, uniformly (a chance outcome per card: a whole deal as one outcome would be 10^17
+  outcomes, which no algorithm can enumerate).  Chance actions are card ids 0-31.
+* **Players** 0-3 are seats; the dealer is the game parameter ``dealer`` (default 0).  Player
+  actions are belot.game's 163 actions; `legal_actions` is `Deal.legal_actions`, sorted.
+* **Returns** at the end of the deal, in game points from each player's team's side: own team's
+  points minus the other team's (R9-R11), so the game is zero-sum and partners share a return.
+  An all-pass deal returns 0.  Rewards come only at the end (``RewardModel.TERMINAL``).
+* **Information state** (perfect recall) of a player: its own cards (the first five during the
+  auction, R2.3), every call, every card played, and the *kind* of each other seat's declaration
+  (R7.5: only the kind is said), with the player's own declarations in full.  The tensor is
+  belot.env.encoding's vector followed by the auction in order (`MAX_AUCTION` calls x 9 one-hot),
+  which makes it perfect-recall; the observation tensor is the encoding vector alone.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from ..auction import CALL_NAMES, NUM_CALLS
+from ..cards import CARD_NAMES, NUM_CARDS, cards_of
+from ..declarations import DECLARATIONS
+from ..game import CALL_BASE, DECLARE_BASE, NUM_ACTIONS, Deal, action_name
+from ..errors import RuleError
+from .encoding import OFFSETS, SIZE, encode
+
+GAME_NAME = "python_belot"
+NUM_PLAYERS = 4
+CHANCE_PLAYER = -1  # OpenSpiel's PlayerId.CHANCE
+TERMINAL_PLAYER = -4  # OpenSpiel's PlayerId.TERMINAL
+# The longest auction: 3 passes, then up to 18 non-pass calls (each of 6 contracts bid, doubled,
+# redoubled once, R3.1-R3.4) with at most 2 passes between two of them, then the 3 final passes.
+MAX_AUCTION = 3 + 18 + 2 * 17 + 3
+MAX_DECLARATIONS = 8  # a card serves in one declaration (R7.4): at most 2 per seat
+MAX_GAME_LENGTH = NUM_CARDS + MAX_AUCTION + NUM_CARDS + MAX_DECLARATIONS
+MAX_UTILITY = 1000.0  # a loose bound on one deal's points difference (rekontra x4 included)
+INFO_SIZE = SIZE + MAX_AUCTION * NUM_CALLS
+_AUCTION_OFFSET = SIZE
+
+
+def _dealing_order(dealer: int) -> tuple[int, ...]:
+    """Seat receiving the i-th card dealt (R2.3), as belot.game.deal_hands deals."""
+    order = []
+    for size in (3, 2, 3):
+        for k in range(1, 5):
+            order.extend([(dealer + k) & 3] * size)
+    return tuple(order)
+
+
+_ORDERS = tuple(_dealing_order(d) for d in range(4))
+
+
+class _DealBox:
+    """Holds the Deal; OpenSpiel clones a Python state by deep-copying its attributes, and this
+    makes that copy the rules core's own (fast) `Deal.clone`."""
+
+    __slots__ = ("deal",)
+
+    def __init__(self, deal: Deal | None) -> None:
+        self.deal = deal
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _DealBox:
+        return _DealBox(self.deal.clone() if self.deal is not None else None)
+
+
+class _BelotLogic:
+    """The rules of the game in OpenSpiel's vocabulary, shared by the pyspiel and the pure state."""
+
+    _dealer: int
+    _deck: list[int]
+    _box: _DealBox
+
+    def _init_logic(self, dealer: int) -> None:
+        self._dealer = dealer
+        self._deck = []  # chance outcomes so far: cards in dealing order
+        self._box = _DealBox(None)
+
+    @property
+    def deal(self) -> Deal | None:
+        """The belot.game Deal once all 32 cards are dealt (None while dealing)."""
+        return self._box.deal
+
+    def current_player(self) -> int:
+        deal = self._box.deal
+        if deal is None:
+            return CHANCE_PLAYER
+        if deal.is_over:
+            return TERMINAL_PLAYER
+        return deal.to_move
+
+    def _legal_actions(self, player: int) -> list[int]:
+        deal = self._box.deal
+        if deal is None or deal.is_over or player != deal.to_move:
+            return []
+        return sorted(deal.legal_actions())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self._box.deal is not None:
+            return []
+        dealt = 0
+        for c in self._deck:
+            dealt |= 1 << c
+        rest = [c for c in range(NUM_CARDS) if not dealt >> c & 1]
+        p = 1.0 / len(rest)
+        return [(c, p) for c in rest]
+
+    def _apply_action(self, action: int) -> None:
+        action = int(action)
+        deal = self._box.deal
+        if deal is None:
+            if not 0 <= action < NUM_CARDS or action in self._deck:
+                raise RuleError(f"{action!r} is not a card still to deal", "R2.3")
+            self._deck.append(action)
+            if len(self._deck) == NUM_CARDS:
+                hands: list[list[int]] = [[], [], [], []]
+                for seat, card in zip(_ORDERS[self._dealer], self._deck):
+                    hands[seat].append(card)
+                self._box = _DealBox(Deal(self._dealer, hands))
+            return
+        if not 0 <= action < NUM_ACTIONS:
+            raise RuleError(f"{action!r} is not an action (0-{NUM_ACTIONS - 1})", "R5.1")
+        deal.apply(action)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == CHANCE_PLAYER:
+            return f"deal {CARD_NAMES[action]}"
+        return action_name(action)
+
+    def is_terminal(self) -> bool:
+        deal = self._box.deal
+        return deal is not None and deal.is_over
+
+    def returns(self) -> list[float]:
+        deal = self._box.deal
+        if deal is None or deal.result is None:
+            return [0.0] * NUM_PLAYERS
+        p = deal.result.points
+        d = float(p[0] - p[1])
+        return [d, -d, d, -d]
+
+    def __str__(self) -> str:
+        deal = self._box.deal
+        if deal is None:
+            return f"dealer {self._dealer}, dealing: " + " ".join(CARD_NAMES[c] for c in self._deck)
+        hands = " | ".join(" ".join(CARD_NAMES[c] for c in h) for h in deal.dealt)
+        acts = " ".join(f"{s}:{action_name(a)}" for s, a in zip(deal.actors, deal.actions))
+        return f"dealer {self._dealer}; hands {hands}; actions {acts}"
+
+    # -- what a player knows --------------------------------------------------------------------
+
+    def _own_cards_dealt(self, player: int) -> list[int]:
+        """The player's cards dealt so far and visible to it (the first five until the auction ends)."""
+        return [c for seat, c in zip(_ORDERS[self._dealer], self._deck) if seat == player][:5]
+
+    def _information_state_string(self, player: int, private: bool = True) -> str:
+        deal = self._box.deal
+        if deal is None:
+            own = self._own_cards_dealt(player) if private else []
+            return f"p{player} dealer {self._dealer} dealing {len(self._deck)} hand " + " ".join(CARD_NAMES[c] for c in own)
+        if not private:
+            hand = ""
+        elif deal.phase == "auction":
+            hand = " ".join(CARD_NAMES[c] for c in sorted(deal.dealt[player][:5]))
+        else:
+            hand = " ".join(CARD_NAMES[c] for c in sorted(deal.dealt[player]))
+        tokens = []
+        for seat, a in zip(deal.actors, deal.actions):
+            if a >= DECLARE_BASE and (seat != player or not private):
+                tokens.append(f"{seat}:declare {DECLARATIONS[a - DECLARE_BASE].kind}")  # R7.5
+            else:
+                tokens.append(f"{seat}:{action_name(a)}")
+        return f"p{player} dealer {self._dealer} hand {hand} | " + " ".join(tokens)
+
+    def _observation_string(self, player: int, private: bool = True) -> str:
+        deal = self._box.deal
+        if deal is None:
+            return self._information_state_string(player, private)
+        v = deal.view(player)
+        hand = " ".join(CARD_NAMES[c] for c in v.hand) if private else ""
+        calls = " ".join(f"{s}:{CALL_NAMES[c]}" for s, c in v.calls)
+        trick = " ".join(f"{s}:{CARD_NAMES[c]}" for s, c in v.trick)
+        played = " ".join(CARD_NAMES[c] for c in cards_of(v.played))
+        return (f"p{player} phase {v.phase} to_move {v.to_move} hand {hand} | calls {calls} | "
+                f"trick {trick} | played {played} | announced {list(v.announced)}")
+
+    def _observation_tensor(self, player: int, private: bool = True) -> np.ndarray:
+        deal = self._box.deal
+        if deal is None:
+            x = np.zeros(SIZE, dtype=np.float32)
+            if private:
+                for c in self._own_cards_dealt(player):
+                    x[OFFSETS["hand"].start + c] = 1.0
+            return x
+        x = encode(deal.view(player))
+        if not private:  # a public observer: no own cards, nor what they imply
+            for name in ("hand", "own_declared", "unseen"):
+                x[OFFSETS[name]] = 0.0
+        return x
+
+    def _information_state_tensor(self, player: int, private: bool = True) -> np.ndarray:
+        x = np.zeros(INFO_SIZE, dtype=np.float32)
+        x[:SIZE] = self._observation_tensor(player, private)
+        deal = self._box.deal
+        if deal is not None:
+            k = 0
+            for a in deal.actions:
+                if CALL_BASE <= a < DECLARE_BASE:
+                    x[_AUCTION_OFFSET + NUM_CALLS * k + a - CALL_BASE] = 1.0
+                    k += 1
+        return x
+
+    # -- resampling for ISMCTS --------------------------------------------------------------------
+
+    def _resampled_deck(self, player: int, rng: random.Random, tries: int = 2000) -> list[int] | None:
+        """A deck dealing ``player`` the same cards and consistent with every action so far.
+
+        Rejection sampling: the cards the player has not seen are shuffled among the other
+        seats and the actions replayed; a deal in which some action would be illegal (a seat
+        that did not follow suit holding that suit, ...) is rejected.  None after ``tries``.
+        """
+        deal = self._box.deal
+        assert deal is not None
+        order = _ORDERS[self._dealer]
+        known = [i for i, seat in enumerate(order) if seat == player][: 5 if deal.phase == "auction" else 8]
+        # cards played are known to everyone, and where they came from
+        played_by = {a & 31: s for s, a in zip(deal.actors, deal.actions) if a < CALL_BASE}
+        fixed = set(known)
+        rest_positions = [i for i in range(NUM_CARDS) if i not in fixed]
+        for _ in range(tries):
+            pool = [self._deck[i] for i in rest_positions]
+            rng.shuffle(pool)
+            deck = self._deck[:]
+            for i, c in zip(rest_positions, pool):
+                deck[i] = c
+            hands: list[list[int]] = [[], [], [], []]
+            for seat, card in zip(order, deck):
+                hands[seat].append(card)
+            if any(card not in hands[s] for card, s in played_by.items()):
+                continue
+            trial = Deal(self._dealer, hands)
+            try:
+                for a in deal.actions:
+                    trial.apply(a)
+            except RuleError:
+                continue
+            return deck
+        return None
+
+
+# -- pure-Python game (always available) ----------------------------------------------------------
+
+
+class BelotState(_BelotLogic):
+    """A state with OpenSpiel's method names, without pyspiel."""
+
+    def __init__(self, game: BelotGame) -> None:
+        self._game = game
+        self._history: list[int] = []
+        self._init_logic(game.dealer)
+
+    def get_game(self) -> BelotGame:
+        return self._game
+
+    def num_players(self) -> int:
+        return NUM_PLAYERS
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE_PLAYER
+
+    def is_player_node(self) -> bool:
+        return self.current_player() >= 0
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        if self.is_chance_node():
+            return [c for c, _ in self.chance_outcomes()] if player in (None, CHANCE_PLAYER) else []
+        return self._legal_actions(self.current_player() if player is None else player)
+
+    def legal_actions_mask(self, player: int | None = None) -> list[int]:
+        mask = [0] * NUM_ACTIONS
+        for a in self.legal_actions(player):
+            mask[a] = 1
+        return mask
+
+    def apply_action(self, action: int) -> None:
+        if self.is_terminal():
+            raise RuleError("the deal is over", "R5.1")
+        self._apply_action(action)
+        self._history.append(int(action))
+
+    def history(self) -> list[int]:
+        return self._history[:]
+
+    def action_to_string(self, player: int, action: int) -> str:
+        return self._action_to_string(player, action)
+
+    def player_return(self, player: int) -> float:
+        return self.returns()[player]
+
+    def rewards(self) -> list[float]:
+        return self.returns()  # terminal reward model: all of it at the end
+
+    def information_state_string(self, player: int | None = None) -> str:
+        return self._information_state_string(self.current_player() if player is None else player)
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        return self._information_state_tensor(self.current_player() if player is None else player).tolist()
+
+    def observation_string(self, player: int | None = None) -> str:
+        return self._observation_string(self.current_player() if player is None else player)
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        return self._observation_tensor(self.current_player() if player is None else player).tolist()
+
+    def resample_from_infostate(self, player: int, rng: random.Random) -> BelotState:
+        return resample(self, player, rng)
+
+    def clone(self) -> BelotState:
+        s = BelotState.__new__(BelotState)
+        s._game, s._history, s._dealer, s._deck = self._game, self._history[:], self._dealer, self._deck[:]
+        s._box = _DealBox(self._box.deal.clone() if self._box.deal is not None else None)
+        return s
+
+
+class BelotGame:
+    """The game (pure Python); ``BelotGame({"dealer": 2})``."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        self.params = _check_params(params)
+        self.dealer: int = self.params["dealer"]
+
+    def new_initial_state(self) -> BelotState:
+        return BelotState(self)
+
+    def num_players(self) -> int:
+        return NUM_PLAYERS
+
+    def num_distinct_actions(self) -> int:
+        return NUM_ACTIONS
+
+    def max_chance_outcomes(self) -> int:
+        return NUM_CARDS
+
+    def max_game_length(self) -> int:
+        return MAX_GAME_LENGTH
+
+    def min_utility(self) -> float:
+        return -MAX_UTILITY
+
+    def max_utility(self) -> float:
+        return MAX_UTILITY
+
+    def utility_sum(self) -> float:
+        return 0.0
+
+    def information_state_tensor_shape(self) -> list[int]:
+        return [INFO_SIZE]
+
+    def observation_tensor_shape(self) -> list[int]:
+        return [SIZE]
+
+    def __str__(self) -> str:
+        return f"{GAME_NAME}(dealer={self.dealer})"
+
+
+def _check_params(params: dict[str, Any] | None) -> dict[str, Any]:
+    params = dict(params or {})
+    unknown = set(params) - {"dealer"}
+    if unknown:
+        raise ValueError(f"unknown {GAME_NAME} parameter(s): {', '.join(sorted(unknown))} (known: dealer)")
+    dealer = params.setdefault("dealer", 0)
+    if not isinstance(dealer, int) or not 0 <= dealer <= 3:
+        raise ValueError(f"dealer must be a seat 0-3, not {dealer!r}")
+    return params
+
+
+def resample(state: Any, player: int, rng: random.Random | None = None) -> Any:
+    """A clone of ``state`` whose hidden cards are redealt consistently with ``player``'s
+    information state (for ISMCTS: ``bot.set_resampler(lambda s, p: resample(s, p))``).
+    Raises RuntimeError when rejection sampling finds no consistent deal."""
+    rng = rng or random.Random()
+    if state.deal is None:
+        return state.clone()
+    deck = state._resampled_deck(player, rng)
+    if deck is None:
+        raise RuntimeError("no deal consistent with the information state was found")
+    new = state.get_game().new_initial_state()
+    for card in deck:
+        new.apply_action(card)
+    for a in state.deal.actions:
+        new.apply_action(a)
+    return new
+
+
+# -- pyspiel registration (when open_spiel is installed) -----------------------------------------
+
+try:
+    import pyspiel
+except ImportError:  # the pure-Python classes above remain
+    pyspiel = None
+
+PYSPIEL_AVAILABLE = pyspiel is not None
+
+if pyspiel is not None:
+    _GAME_TYPE = pyspiel.GameType(
+        short_name=GAME_NAME,
+        long_name="Belot (Bulgarian rules): one deal",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=NUM_PLAYERS,
+        min_num_players=NUM_PLAYERS,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={"dealer": 0},
+    )
+    _GAME_INFO = pyspiel.GameInfo(
+        num_distinct_actions=NUM_ACTIONS,
+        max_chance_outcomes=NUM_CARDS,
+        num_players=NUM_PLAYERS,
+        min_utility=-MAX_UTILITY,
+        max_utility=MAX_UTILITY,
+        utility_sum=0.0,
+        max_game_length=MAX_GAME_LENGTH,
+    )
+
+    class PyspielBelotGame(pyspiel.Game):  # type: ignore[misc]
+        """The registered pyspiel game ``python_belot``."""
+
+        def __init__(self, params: dict[str, Any] | None = None) -> None:
+            self.dealer = _check_params(params)["dealer"]
+            super().__init__(_GAME_TYPE, _GAME_INFO, params or {})
+
+        def new_initial_state(self) -> PyspielBelotState:
+            return PyspielBelotState(self)
+
+        def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> BelotObserver:
+            return BelotObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+
+    class PyspielBelotState(_BelotLogic, pyspiel.State):  # type: ignore[misc]
+        def __init__(self, game: PyspielBelotGame) -> None:
+            pyspiel.State.__init__(self, game)
+            self._init_logic(game.dealer)
+
+    class BelotObserver:
+        """OpenSpiel's PyObserver for python_belot: information state when ``perfect_recall``,
+        else the observation; a public observer (no private info) hides the own cards."""
+
+        def __init__(self, iig_obs_type: Any, params: Any) -> None:
+            if params:
+                raise ValueError(f"observation parameters are not supported; got {params}")
+            self.perfect_recall = bool(iig_obs_type.perfect_recall)
+            self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+            self.tensor = np.zeros(INFO_SIZE if self.perfect_recall else SIZE, np.float32)
+            self.dict = {"observation": self.tensor}
+
+        def set_from(self, state: PyspielBelotState, player: int) -> None:
+            if self.perfect_recall:
+                self.tensor[:] = state._information_state_tensor(player, self.private)
+            else:
+                self.tensor[:] = state._observation_tensor(player, self.private)
+
+        def string_from(self, state: PyspielBelotState, player: int) -> str:
+            if self.perfect_recall:
+                return state._information_state_string(player, self.private)
+            return state._observation_string(player, self.private)
+
+    if GAME_NAME not in pyspiel.registered_names():
+        pyspiel.register_game(_GAME_TYPE, PyspielBelotGame)
+
+
+def load_game(params: dict[str, Any] | None = None) -> Any:
+    """``pyspiel.load_game("python_belot", params)`` when open_spiel is installed, else the
+    pure-Python `BelotGame` with the same method names."""
+    if pyspiel is not None:
+        return pyspiel.load_game(GAME_NAME, params or {})
+    return BelotGame(params)
