@@ -104,7 +104,7 @@ def create_app(
     async def replay_page(table_id: str) -> Response:
         return index()
 
-    app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
+    app.mount("/static", _LenientStaticFiles(directory=static, check_dir=False), name="static")
 
     # -- API ----------------------------------------------------------------------------------
 
@@ -233,6 +233,13 @@ def create_app(
                 await sender
 
     return app
+
+
+class _LenientStaticFiles(StaticFiles):
+    """Static files whose folder may not exist yet (the UI is built separately): 404, not a crash."""
+
+    async def check_config(self) -> None:
+        return None
 
 
 async def _refuse(websocket: WebSocket, error: TableError, code: int) -> None:

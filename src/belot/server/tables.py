@@ -251,7 +251,12 @@ class Table:
         view = view_to_json(m.view(0 if seat is None else seat), public=public)
         previous = None
         if len(m.deals) >= 2 and m.deals[-1].phase == AUCTION:
-            prev = view_to_json(m.deals[-2].view(0 if seat is None else seat), public=public)
+            ended = m.deals[-2]
+            prev = view_to_json(ended.view(0 if seat is None else seat), public=public)
+            if seat is not None and ended.contract < 0:
+                # All passed: the last three cards were never dealt (R2.3, R3.6), so the seat
+                # saw only its first five; SeatView of a finished deal lists all eight.
+                prev["hand"] = [CARD_NAMES[c] for c in sorted(ended.dealt[seat][:5])]
             prev.update(deal_index=len(m.deals) - 2, score=list(m.score), target=m.target, winner=None, history=[])
             previous = prev
         deadline = None

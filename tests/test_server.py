@@ -1,0 +1,354 @@
+"""`belot serve` through its real ASGI app (Starlette's TestClient): HTTP, websockets, bots, rules.
+
+The protocol is docs/protocol.md.  The "humans" are scripted by the tests, choosing among the
+legal actions the server offers them; every action goes through the rules core on the server.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # starlette's note about httpx versions
+    from starlette.testclient import TestClient
+
+from belot.game import NUM_ACTIONS
+from belot.record import replay, results
+from belot.server.app import create_app
+from belot.server.protocol import ProtocolError, action_from_json, action_to_json
+from belot.server.storage import Storage
+
+from server_helpers import SPECTATOR, cards_in, check_information, play_over_websockets
+
+
+def make_client(tmp_path: Path, **kwargs: Any) -> TestClient:
+    kwargs.setdefault("bot_delay", 0.0)
+    return TestClient(create_app(f"sqlite:///{tmp_path / 'belot.sqlite3'}", **kwargs))
+
+
+def new_table(client: TestClient, seats: list[str], **body: Any) -> tuple[str, dict[int, str]]:
+    """Create a table and join every human seat; returns the id and the tokens by seat."""
+    r = client.post("/api/tables", json={"seats": seats, **body})
+    assert r.status_code == 201, r.text
+    table_id = r.json()["table"]["id"]
+    tokens = {}
+    for s, kind in enumerate(seats):
+        if kind == "human":
+            j = client.post(f"/api/tables/{table_id}/join", json={"seat": s, "name": f"player {s}"})
+            assert j.status_code == 200, j.text
+            tokens[s] = j.json()["token"]
+    return table_id, tokens
+
+
+def state(client: TestClient, table_id: str, token: str | None = None) -> dict[str, Any]:
+    params = {"token": token} if token else {}
+    r = client.get(f"/api/tables/{table_id}/state", params=params)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def stored_actions(tmp_path: Path, table_id: str) -> int:
+    stored = Storage(f"sqlite:///{tmp_path / 'belot.sqlite3'}").load(table_id)
+    assert stored is not None
+    return len(stored.actions)
+
+
+# -- the wire format --------------------------------------------------------------------------
+
+
+def test_every_action_round_trips_through_its_json() -> None:
+    for a in range(NUM_ACTIONS):
+        obj = action_to_json(a)
+        assert action_from_json(json.loads(json.dumps(obj))) == a
+        assert not any(isinstance(v, int) and not isinstance(v, bool) for v in obj.values())
+
+
+@pytest.mark.parametrize("bad", [
+    None, 5, "JH", [], {}, {"card": "XX"}, {"card": 20}, {"card": "JH", "belote": "yes"},
+    {"call": "double"}, {"call": 3}, {"declare": ["7C", "9C"]}, {"declare": "7C 8C 9C"},
+    {"card": "JH", "call": "pass"}, {"card": "JH", "extra": 1},
+])
+def test_malformed_actions_are_named(bad: Any) -> None:
+    with pytest.raises(ProtocolError):
+        action_from_json(bad)
+
+
+# -- whole matches ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("humans,target", [(1, 151), (2, 61), (3, 61), (4, 61)])
+def test_full_match_humans_and_bots_no_card_leaks(tmp_path: Path, humans: int, target: int) -> None:
+    """A whole match with 1-4 scripted humans and bots; no message reveals an unplayed card of
+    another seat (R2.3: only the first five cards during the auction; R7.5: a declaration's kind
+    only), spectators see no hand at all; the record replays to the same result."""
+    rng = random.Random(humans)
+    seats = ["human"] * humans + ["bot:random", "bot:heuristic", "bot:random"][: 4 - humans]
+    rng.shuffle(seats)
+    with make_client(tmp_path) as client:
+        table_id, tokens = new_table(client, seats, target=target)
+        messages = play_over_websockets(client, table_id, tokens, rng)
+        doc = client.get(f"/api/tables/{table_id}/record").json()
+        rep = client.get(f"/api/tables/{table_id}/replay").json()
+        info = client.get(f"/api/tables/{table_id}").json()["table"]
+    match = replay(doc)
+    assert match.is_over and info["status"] == "finished"
+    assert rep["record"] == doc and rep["results"] == results(match)
+    assert info["winner"] == match.winner and info["score"] == match.score
+    assert info["seq"] == sum(len(d.actions) for d in match.deals) == stored_actions(tmp_path, table_id)
+    assert doc["players"] == [f"player {s}" if k == "human" else k for s, k in enumerate(seats)]
+    checked = check_information(doc, messages)
+    assert checked >= info["seq"] * (humans + 1)  # every seat and the spectator saw every step
+    final = messages[SPECTATOR][-1]["view"]
+    assert final["winner"] == match.winner and final["result"] is not None
+
+
+def test_bot_only_table_plays_by_itself_and_spectators_watch(tmp_path: Path) -> None:
+    with make_client(tmp_path) as client:
+        r = client.post("/api/tables", json={"seats": ["bot:random"] * 4, "target": 31})
+        table_id = r.json()["table"]["id"]
+        assert r.json()["table"]["status"] == "playing"
+        with client.websocket_connect(f"/api/tables/{table_id}/ws") as spec:
+            while True:
+                m = spec.receive_json()
+                assert m["you"]["seat"] is None and m["view"]["hand"] == [] and m["view"]["legal"] == []
+                if m["view"]["winner"] is not None:
+                    break
+        assert client.get(f"/api/tables/{table_id}/record").status_code == 200
+
+
+# -- refusals leave everything as it was --------------------------------------------------------
+
+
+def test_wrong_token_out_of_turn_illegal_malformed_rejected_state_unchanged(tmp_path: Path) -> None:
+    with make_client(tmp_path) as client:
+        table_id, tokens = new_table(client, ["human"] * 4)
+        first = state(client, table_id)
+        to_move = first["view"]["to_move"]
+        other = (to_move + 1) % 4
+        before = {s: state(client, table_id, tok) for s, tok in tokens.items()}
+        n_before = stored_actions(tmp_path, table_id)
+
+        def unchanged() -> None:
+            for s, tok in tokens.items():
+                now = state(client, table_id, tok)
+                assert now["seq"] == before[s]["seq"] and now["view"] == before[s]["view"]
+            assert stored_actions(tmp_path, table_id) == n_before
+
+        # Over HTTP: a token of no seat, a seat not to move, an illegal call, a malformed action.
+        url = f"/api/tables/{table_id}/action"
+        r = client.post(url, json={"token": "not-a-token", "action": {"call": "pass"}})
+        assert r.status_code == 403 and r.json()["error"]["code"] == "bad_token"
+        r = client.post(url, json={"token": tokens[other], "action": {"call": "pass"}})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "not_your_turn"
+        r = client.post(url, json={"token": tokens[to_move], "action": {"call": "kontra"}})
+        err = r.json()["error"]
+        assert r.status_code == 409 and err["code"] == "illegal" and err["rule"] == "R3.3", err
+        r = client.post(url, json={"token": tokens[to_move], "action": {"card": "JH"}})
+        assert r.json()["error"]["code"] == "illegal" and "R3.1" in r.json()["error"]["message"]
+        r = client.post(url, json={"token": tokens[to_move], "action": {"card": "ZZ"}})
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_message"
+        r = client.post(url, content=b"{not json")
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request"
+        unchanged()
+
+        # Over the websocket.
+        with client.websocket_connect(f"/api/tables/{table_id}/ws?token={tokens[other]}") as ws:
+            assert ws.receive_json()["type"] == "state"
+            ws.send_json({"type": "action", "action": {"call": "pass"}})
+            assert ws.receive_json()["code"] == "not_your_turn"
+        with client.websocket_connect(f"/api/tables/{table_id}/ws?token={tokens[to_move]}") as ws:
+            assert ws.receive_json()["type"] == "state"
+            cases = [
+                ("this is not json", "bad_json"),
+                (json.dumps([1, 2]), "bad_message"),
+                (json.dumps({"type": "shout"}), "bad_message"),
+                (json.dumps({"type": "action"}), "bad_message"),
+                (json.dumps({"type": "action", "action": {"card": "QQ"}}), "bad_message"),
+                (json.dumps({"type": "action", "action": {"call": "pass"}, "extra": 1}), "bad_message"),
+                (json.dumps({"type": "action", "action": {"call": "pass"}, "seq": "0"}), "bad_message"),
+                (json.dumps({"type": "action", "action": {"call": "pass"}, "seq": 99}), "stale"),
+                (json.dumps({"type": "action", "action": {"call": "rekontra"}}), "illegal"),
+                (json.dumps({"type": "action", "action": {"declare": ["7C", "8C", "9C"]}}), "illegal"),
+            ]
+            for text, code in cases:
+                ws.send_text(text)
+                reply = ws.receive_json()
+                assert reply["type"] == "error" and reply["code"] == code, (text, reply)
+                assert reply["message"]
+            ws.send_bytes(b"\x00\x01")
+            assert ws.receive_json()["code"] == "bad_json"
+            ws.send_json({"type": "ping"})
+            assert ws.receive_json() == {"type": "pong"}
+        with client.websocket_connect(f"/api/tables/{table_id}/ws") as spec:
+            assert spec.receive_json()["type"] == "state"
+            spec.send_json({"type": "action", "action": {"call": "pass"}})
+            assert spec.receive_json()["code"] == "spectator"
+        with client.websocket_connect(f"/api/tables/{table_id}/ws?token=forged") as ws:
+            assert ws.receive_json()["code"] == "bad_token"
+        with client.websocket_connect("/api/tables/nosuchtable/ws") as ws:
+            assert ws.receive_json()["code"] == "no_table"
+        unchanged()
+
+        # And a legal action is accepted and stored.
+        legal = before[to_move]["view"]["legal"][0]
+        r = client.post(url, json={"token": tokens[to_move], "action": legal, "seq": first["seq"]})
+        assert r.status_code == 200 and r.json()["seq"] == first["seq"] + 1
+        assert stored_actions(tmp_path, table_id) == n_before + 1
+
+
+def test_action_before_start_and_after_end_refused(tmp_path: Path) -> None:
+    with make_client(tmp_path) as client:
+        r = client.post("/api/tables", json={"seats": ["human", "human", "bot", "bot"], "seat": 0, "name": "Ayşe"})
+        body = r.json()
+        table_id, token = body["table"]["id"], body["token"]
+        assert body["seat"] == 0 and body["table"]["status"] == "waiting"
+        r = client.post(f"/api/tables/{table_id}/action", json={"token": token, "action": {"call": "pass"}})
+        assert r.json()["error"]["code"] == "not_started"
+        assert client.get(f"/api/tables/{table_id}/record").json()["error"]["code"] == "in_progress"
+        assert client.get(f"/api/tables/{table_id}/replay").status_code == 409
+
+
+# -- seats, lobby, pages ------------------------------------------------------------------------
+
+
+def test_lobby_join_leave_and_seat_errors(tmp_path: Path) -> None:
+    with make_client(tmp_path) as client:
+        r = client.post("/api/tables", json={"seats": ["human", "bot:random", "human", "bot:random"], "target": 41})
+        table = r.json()["table"]
+        tid = table["id"]
+        assert [s["taken"] for s in table["seats"]] == [False, True, False, True]
+        assert tid in [t["id"] for t in client.get("/api/tables").json()["tables"]]
+        a = client.post(f"/api/tables/{tid}/join", json={"name": "Ayşe"}).json()
+        assert a["seat"] == 0 and a["table"]["status"] == "waiting"
+        err = client.post(f"/api/tables/{tid}/join", json={"seat": 0}).json()["error"]
+        assert err["code"] == "seat_taken"
+        assert client.post(f"/api/tables/{tid}/join", json={"seat": 1}).json()["error"]["code"] == "not_human_seat"
+        assert client.post(f"/api/tables/{tid}/join", json={"seat": 7}).status_code == 400
+        b = client.post(f"/api/tables/{tid}/join", json={"name": "Mehmet"}).json()
+        assert b["seat"] == 2 and b["table"]["status"] == "playing"
+        assert client.post(f"/api/tables/{tid}/join", json={}).json()["error"]["code"] == "table_full"
+        assert tid not in [t["id"] for t in client.get("/api/tables").json()["tables"]]
+        # Mehmet leaves: his seat is free again and a bot plays it; his token is dead.
+        r = client.post(f"/api/tables/{tid}/leave", json={"token": b["token"]})
+        seat2 = r.json()["table"]["seats"][2]
+        assert seat2["taken"] is False and seat2["bot_playing"] is True
+        assert client.get(f"/api/tables/{tid}/state", params={"token": b["token"]}).status_code == 403
+        assert client.post(f"/api/tables/{tid}/leave", json={"token": b["token"]}).status_code == 403
+        assert tid in [t["id"] for t in client.get("/api/tables").json()["tables"]]
+        assert tid in [t["id"] for t in client.get("/api/tables", params={"all": 1}).json()["tables"]]
+        assert client.get("/api/tables/nope").json()["error"]["code"] == "no_table"
+
+
+@pytest.mark.parametrize("body,word", [
+    ({"target": 0}, "target"), ({"target": "151"}, "target"), ({"seats": ["human"]}, "seats"),
+    ({"seats": ["human", "bot:nobody", "bot", "bot"]}, "bot:nobody"), ({"substitute": "human"}, "substitute"),
+    ({"turn_timer": -1}, "turn_timer"), ({"colour": "red"}, "colour"), ({"seat": 1}, "seat 1"),
+    ({"names": ["a", "b"]}, "names"),
+])
+def test_create_table_bad_input_named(tmp_path: Path, body: dict[str, Any], word: str) -> None:
+    with make_client(tmp_path) as client:
+        r = client.post("/api/tables", json=body)
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request"
+        assert word in r.json()["error"]["message"]
+        assert client.get("/api/tables", params={"all": 1}).json()["tables"] == []
+
+
+def test_pages_static_files_and_i18n(tmp_path: Path) -> None:
+    static = tmp_path / "static"
+    with make_client(tmp_path, static_dir=static) as client:  # no UI built yet
+        for path in ("/", "/t/abc", "/replay/abc"):
+            r = client.get(path)
+            assert r.status_code == 200 and "not built" in r.text
+        assert client.get("/static/app.js").status_code == 404
+    static.mkdir()
+    (static / "index.html").write_text("<!doctype html><title>belot ui</title>")
+    (static / "app.js").write_text("console.log('hi')")
+    with make_client(tmp_path, static_dir=static) as client:
+        for path in ("/", "/t/abc", "/replay/abc"):
+            assert "belot ui" in client.get(path).text
+        assert client.get("/static/app.js").text == "console.log('hi')"
+        for lang in ("en", "tr", "bg"):
+            cat = client.get(f"/api/i18n/{lang}").json()
+            assert cat["call.pass"]
+        assert client.get("/api/i18n/xx").status_code == 404
+        bots = client.get("/api/bots").json()
+        assert "bot:random" in bots["bots"] and bots["default"] in bots["bots"]
+
+
+# -- away players, timers, restore --------------------------------------------------------------
+
+
+def wait_for(client: TestClient, table_id: str, pred: Any, timeout: float = 10.0) -> dict[str, Any]:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        m = state(client, table_id)
+        if pred(m):
+            return m
+        time.sleep(0.02)
+    raise AssertionError(f"timed out; last state {m['table']}")
+
+
+def test_player_away_longer_than_grace_is_replaced_by_a_bot_until_back(tmp_path: Path) -> None:
+    with make_client(tmp_path, grace=0.3) as client:
+        table_id, tokens = new_table(client, ["human", "bot:random", "bot:random", "bot:random"], target=1000)
+        with client.websocket_connect(f"/api/tables/{table_id}/ws") as spec:
+            with client.websocket_connect(f"/api/tables/{table_id}/ws?token={tokens[0]}") as ws:
+                m = ws.receive_json()
+                assert m["table"]["seats"][0]["connected"] and not m["table"]["seats"][0]["bot_playing"]
+                while m["view"]["to_move"] != 0:
+                    m = ws.receive_json()
+            t0 = time.monotonic()
+            # Gone: the seat waits through the grace period, then the substitute plays seat 0.
+            m = spec.receive_json()
+            while not (m["last_action"] and m["last_action"]["seat"] == 0):
+                m = spec.receive_json()
+            assert time.monotonic() - t0 >= 0.25
+            assert m["last_action"]["bot"] is True and m["table"]["seats"][0]["bot_playing"]
+            with client.websocket_connect(f"/api/tables/{table_id}/ws?token={tokens[0]}") as ws:
+                back = ws.receive_json()
+                assert not back["table"]["seats"][0]["bot_playing"]
+                # Back at the seat: the table now waits for the human on seat 0's turn.
+                while back["view"]["to_move"] != 0:
+                    back = ws.receive_json()
+                time.sleep(0.3)
+                assert state(client, table_id)["seq"] == back["seq"]
+
+
+def test_turn_timer_lets_the_substitute_play_one_action(tmp_path: Path) -> None:
+    with make_client(tmp_path, grace=60) as client:
+        table_id, tokens = new_table(client, ["human"] + ["bot:random"] * 3, turn_timer=1)
+        with client.websocket_connect(f"/api/tables/{table_id}/ws?token={tokens[0]}") as ws:
+            m = ws.receive_json()
+            while m["view"]["to_move"] != 0:
+                m = ws.receive_json()
+            assert 0 < m["deadline"] <= 1
+            seq = m["seq"]
+            while m["seq"] == seq:
+                m = ws.receive_json()
+            assert m["last_action"]["seat"] == 0 and m["last_action"]["bot"] is True
+            assert not m["table"]["seats"][0]["bot_playing"]  # still the human's seat
+
+
+def test_unfinished_tables_restore_on_start_with_their_tokens(tmp_path: Path) -> None:
+    with make_client(tmp_path) as client:
+        table_id, tokens = new_table(client, ["human"] * 4)
+        rng = random.Random(5)
+        for _ in range(15):
+            m = state(client, table_id)
+            s = m["view"]["to_move"]
+            legal = state(client, table_id, tokens[s])["view"]["legal"]
+            client.post(f"/api/tables/{table_id}/action", json={"token": tokens[s], "action": rng.choice(legal)})
+        before = {s: state(client, table_id, t) for s, t in tokens.items()}
+    with make_client(tmp_path) as client:
+        for s, t in tokens.items():
+            after = state(client, table_id, t)
+            assert after["seq"] == before[s]["seq"] == 15
+            assert after["view"] == before[s]["view"] and after["last_action"] == before[s]["last_action"]
+        assert not cards_in(state(client, table_id)["view"]["hand"])
