@@ -1,0 +1,191 @@
+"""Duplicate tournaments (belot.tournament, ``belot tournament``): the deal streams, the figures and
+their intervals, reproducibility across --jobs and Ray, records that replay, and CLI errors."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+
+import pytest
+
+from belot.cli import main
+from belot.record import load
+from belot.tournament import (
+    LocalRunner,
+    MatchOutcome,
+    MatchSpec,
+    PairOutcome,
+    TournamentResult,
+    TournamentSpec,
+    play_match,
+    run_tournament,
+    wilson,
+)
+
+
+def test_both_halves_of_a_pair_play_the_same_deals_teams_swapped():
+    a = play_match(MatchSpec(("heuristic", "random", "heuristic", "random"), seed=4, index=2, target=60, record=True))
+    b = play_match(MatchSpec(("random", "heuristic", "random", "heuristic"), seed=4, index=2, target=60, record=True))
+    da, db = json.loads(a.record)["deals"], json.loads(b.record)["deals"]
+    n = min(len(da), len(db))
+    assert n >= 1
+    for x, y in zip(da[:n], db[:n]):
+        assert x["dealer"] == y["dealer"] and x["hands"] == y["hands"]
+    assert json.loads(a.record)["players"] == ["bot:heuristic", "bot:random"] * 2
+
+
+def test_the_deal_stream_depends_on_the_match_number():
+    spec = dict(seats=("random",) * 4, seed=4, target=30, record=True)
+    a = json.loads(play_match(MatchSpec(index=0, **spec)).record)  # type: ignore[arg-type]
+    b = json.loads(play_match(MatchSpec(index=1, **spec)).record)  # type: ignore[arg-type]
+    assert a["deals"][0]["hands"] != b["deals"][0]["hands"]
+
+
+def fake_pair(k: int, half0: list[tuple[int, int]], half1: list[tuple[int, int]]) -> PairOutcome:
+    def outcome(points: list[tuple[int, int]]) -> MatchOutcome:
+        s0, s1 = sum(p[0] for p in points), sum(p[1] for p in points)
+        return MatchOutcome(winner=0 if s0 > s1 else 1, score=(s0, s1), deal_points=points, times=[[0.001]] * 4)
+    return PairOutcome(k, (outcome(half0), outcome(half1)))
+
+
+def test_figures_from_known_pairs():
+    """Points per deal over deal pairs (the longer half's extra deals only count for the match),
+    the cluster-robust interval, and wins from A's side (A is team 0 in half 0, team 1 in half 1)."""
+    pairs = [
+        fake_pair(0, [(20, 0), (10, 6)], [(4, 12), (0, 16), (8, 8)]),
+        fake_pair(1, [(16, 0)], [(0, 26)]),
+        fake_pair(2, [(0, 30), (5, 5)], [(0, 9), (9, 0)]),
+    ]
+    res = TournamentResult(TournamentSpec("a", "b", deals=3), pairs)
+    fig = res.figures()
+    # Deal-pair values ((a0-b0) + (a1-b1)) / 2:
+    #   pair 0: ((20-0)+(12-4))/2 = 14, ((10-6)+(16-0))/2 = 10  -> Y=24, n=2 (third deal unpaired)
+    #   pair 1: ((16-0)+(26-0))/2 = 21                           -> Y=21, n=1
+    #   pair 2: ((0-30)+(9-0))/2 = -10.5, ((5-5)+(0-9))/2 = -4.5 -> Y=-15, n=2
+    ys, ns = [24, 21, -15], [2, 1, 2]
+    mean = sum(ys) / sum(ns)
+    var = 3 / 2 * sum((y - mean * n) ** 2 for y, n in zip(ys, ns)) / sum(ns) ** 2
+    ppd = fig["points_per_deal"]
+    assert fig["deal_pairs"] == 5 and fig["deals_played"] == 11 and fig["matches"] == 6
+    assert ppd["difference"] == pytest.approx(mean, abs=1e-4)
+    assert ppd["stderr"] == pytest.approx(math.sqrt(var), abs=1e-4)
+    assert ppd["ci95"][0] == pytest.approx(mean - 1.96 * math.sqrt(var), abs=1e-2)
+    # Wins: pair 0 half 0: 30-6 team 0 (A) wins; half 1: 12-36 team 1 (A) wins.  Pair 1: A, A.
+    # Pair 2: half 0 5-35 B; half 1 9-9 -> "team 1" in this fake, i.e. A.
+    mw = fig["match_wins"]
+    assert (mw["a"], mw["b"]) == (5, 1)
+    assert (mw["pairs_won_both"], mw["pairs_split"], mw["pairs_lost_both"]) == (2, 1, 0)
+    assert fig["timing"]["a"]["decisions"] == 12
+
+
+def test_wilson_interval():
+    lo, hi = wilson(8, 10)
+    assert lo == pytest.approx(0.4902, abs=1e-4) and hi == pytest.approx(0.9433, abs=1e-4)
+    assert wilson(0, 0) == (0.0, 1.0)
+    lo, hi = wilson(100, 100)
+    assert hi == 1.0 and 0.96 < lo < 0.97
+
+
+def test_a_seeded_tournament_is_reproducible_and_independent_of_jobs():
+    spec = TournamentSpec("heuristic", "random", deals=25, seed=7, target=80)
+    one = run_tournament(spec).figures(timing=False)
+    again = run_tournament(spec).figures(timing=False)
+    runner = LocalRunner(2)
+    try:
+        two = run_tournament(spec, runner).figures(timing=False)
+    finally:
+        runner.close()
+    assert one == again == two
+    assert one["deal_pairs"] >= 25
+    other = run_tournament(TournamentSpec("heuristic", "random", deals=25, seed=8, target=80)).figures(timing=False)
+    assert other != one
+
+
+def test_stops_after_the_pair_that_reaches_the_deal_pairs():
+    spec = TournamentSpec("random", "random", deals=12, seed=3, target=40)
+    res = run_tournament(spec)
+    counts = [p.paired for p in res.pairs]
+    assert sum(counts) >= 12 and sum(counts[:-1]) < 12
+    assert [p.index for p in res.pairs] == list(range(len(res.pairs)))
+
+
+def test_cli_records_replay_and_match_the_figures(tmp_path, capsys):
+    out = tmp_path / "records"
+    assert main(["tournament", "heuristic", "random", "--deals", "6", "--seed", "2", "--target", "60",
+                 "--records", str(out), "--json"]) == 0
+    fig = json.loads(capsys.readouterr().out)
+    files = sorted(os.listdir(out))
+    assert len(files) == fig["matches"] == 2 * fig["match_pairs"]
+    wins_a = 0
+    deals = 0
+    for name in files:
+        match = load(str(out / name))  # replays through the rules engine
+        assert match.is_over
+        half = int(name[-6])
+        wins_a += match.winner == half
+        deals += len(match.results)
+        assert match.players == (["bot:heuristic", "bot:random"] * 2 if half == 0 else ["bot:random", "bot:heuristic"] * 2)
+    assert wins_a == fig["match_wins"]["a"]
+    assert deals == fig["deals_played"]
+    assert main(["replay", str(out / files[0])]) == 0
+
+
+def test_cli_prints_the_table(capsys):
+    assert main(["tournament", "random", "bot:random", "--deals", "3", "--target", "40"]) == 0
+    text = capsys.readouterr().out
+    assert "per deal (95% CI)" in text and "win rate" in text and "median / p95 / max" in text
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["nosuchbot", "random"], "unknown bot 'nosuchbot'"),
+        (["random", "bot:zzz"], "unknown bot 'bot:zzz'"),
+        (["random", "random", "--deals", "0"], "--deals must be at least 1"),
+        (["random", "random", "--jobs", "0"], "--jobs must be at least 1"),
+        (["random", "random", "--target", "0"], "--target must be at least 1"),
+    ],
+)
+def test_cli_errors(argv, message, capsys):
+    assert main(["tournament", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("belot tournament: ") and message in err
+
+
+def test_cli_records_must_be_a_directory(tmp_path, capsys):
+    f = tmp_path / "file"
+    f.write_text("x")
+    assert main(["tournament", "random", "random", "--deals", "1", "--records", str(f)]) == 2
+    assert "is not a directory" in capsys.readouterr().err
+    assert f.read_text() == "x"
+
+
+def test_cli_bad_number_is_an_argparse_error(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["tournament", "random", "random", "--deals", "many"])
+    assert e.value.code == 2
+
+
+def test_cli_ray_missing_is_a_clear_error(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError
+    assert main(["tournament", "random", "random", "--deals", "1", "--ray"]) == 2
+    assert "pip install 'belot[ray]'" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_ray_with_two_workers_gives_the_local_figures():
+    """Issue 7: a tournament on local Ray (2 workers) gives exactly the figures of the local run."""
+    pytest.importorskip("ray")
+    from belot.tournament import RayRunner
+
+    spec = TournamentSpec("heuristic", "random", deals=20, seed=11, target=80, records=True)
+    local = run_tournament(spec)
+    runner = RayRunner(None, jobs=2)
+    try:
+        remote = run_tournament(spec, runner)
+    finally:
+        runner.close()
+    assert remote.figures(timing=False) == local.figures(timing=False)
+    assert [h.record for p in remote.pairs for h in p.halves] == [h.record for p in local.pairs for h in p.halves]
