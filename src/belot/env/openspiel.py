@@ -228,33 +228,54 @@ class _BelotLogic:
 
     # -- resampling for ISMCTS --------------------------------------------------------------------
 
-    def _resampled_deck(self, player: int, rng: random.Random, tries: int = 2000) -> list[int] | None:
+    def _resampled_deck(self, player: int, rng: random.Random, tries: int = 500) -> list[int] | None:
         """A deck dealing ``player`` the same cards and consistent with every action so far.
 
-        Rejection sampling: the cards the player has not seen are shuffled among the other
-        seats and the actions replayed; a deal in which some action would be illegal (a seat
-        that did not follow suit holding that suit, ...) is rejected.  None after ``tries``.
+        Every other seat keeps the cards it has played; the cards ``player`` has not seen are
+        dealt at random to the seats still missing cards, never in a suit the seat has shown
+        to be void in (it did not follow, R5.2).  The actions are then replayed, and a deal in
+        which one would be illegal (a trumping or declaration constraint) is drawn again.  The
+        samples are close to, not exactly, uniform over the consistent deals.  None after
+        ``tries`` failures.
         """
         deal = self._box.deal
         assert deal is not None
         order = _ORDERS[self._dealer]
-        known = [i for i, seat in enumerate(order) if seat == player][: 5 if deal.phase == "auction" else 8]
-        # cards played are known to everyone, and where they came from
-        played_by = {a & 31: s for s, a in zip(deal.actors, deal.actions) if a < CALL_BASE}
-        fixed = set(known)
-        rest_positions = [i for i in range(NUM_CARDS) if i not in fixed]
+        own_positions = [i for i, seat in enumerate(order) if seat == player]
+        known_positions = own_positions[: 5 if deal.phase == "auction" else 8]
+        played: list[list[int]] = [[], [], [], []]
+        void = [0, 0, 0, 0]  # suit bits
+        led = -1
+        for n, (seat, a) in enumerate((s, a) for s, a in zip(deal.actors, deal.actions) if a < CALL_BASE):
+            card = a & 31
+            played[seat].append(card)
+            if n % 4 == 0:
+                led = card >> 3
+            elif card >> 3 != led:
+                void[seat] |= 1 << led
+        fixed = {self._deck[i] for i in known_positions}
+        for seat in range(4):
+            if seat != player:
+                fixed.update(played[seat])
+        pool = [c for c in self._deck if c not in fixed]
+        need = [0 if seat == player and len(known_positions) == 8 else 8 - len(played[seat]) for seat in range(4)]
+        if len(known_positions) < 8:
+            need[player] = 3  # its own last three cards, not seen during the auction
         for _ in range(tries):
-            pool = [self._deck[i] for i in rest_positions]
-            rng.shuffle(pool)
-            deck = self._deck[:]
-            for i, c in zip(rest_positions, pool):
-                deck[i] = c
-            hands: list[list[int]] = [[], [], [], []]
-            for seat, card in zip(order, deck):
-                hands[seat].append(card)
-            if any(card not in hands[s] for card, s in played_by.items()):
+            hands = self._draw(pool, need, void, rng)
+            if hands is None:
                 continue
-            trial = Deal(self._dealer, hands)
+            deck = self._deck[:]
+            for seat in range(4):
+                positions = [i for i, s in enumerate(order) if s == seat and i not in known_positions]
+                cards = hands[seat] + (played[seat] if seat != player else [])
+                rng.shuffle(cards)
+                for i, c in zip(positions, cards):
+                    deck[i] = c
+            dealt: list[list[int]] = [[], [], [], []]
+            for seat, card in zip(order, deck):
+                dealt[seat].append(card)
+            trial = Deal(self._dealer, dealt)
             try:
                 for a in deal.actions:
                     trial.apply(a)
@@ -262,6 +283,24 @@ class _BelotLogic:
                 continue
             return deck
         return None
+
+    @staticmethod
+    def _draw(pool: list[int], need: list[int], void: list[int], rng: random.Random) -> list[list[int]] | None:
+        """Deal ``pool`` so that each seat gets ``need[seat]`` cards outside its void suits."""
+        cards = pool[:]
+        rng.shuffle(cards)
+        # the most constrained cards first: those few seats may take
+        cards.sort(key=lambda c: sum(1 for s in range(4) if need[s] and not void[s] >> (c >> 3) & 1))
+        left = need[:]
+        hands: list[list[int]] = [[], [], [], []]
+        for c in cards:
+            seats = [s for s in range(4) if left[s] and not void[s] >> (c >> 3) & 1]
+            if not seats:
+                return None
+            s = rng.choice(seats)
+            hands[s].append(c)
+            left[s] -= 1
+        return hands
 
 
 # -- pure-Python game (always available) ----------------------------------------------------------

@@ -1,0 +1,217 @@
+"""belot.env.openspiel: the OpenSpiel game ``python_belot`` (pyspiel when installed) and its
+pure-Python twin with the same method names (issue 7).
+
+Both implementations go through the same checks: random games end legally with the rules core's
+result as returns, the information state hides what a player may not see (cards, and the details
+of other seats' declarations, R7.5), clones are independent.  With pyspiel, OpenSpiel's own
+algorithms (MCTS, ISMCTS with our resampler, evaluate_bots) run on it, kept tiny.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pytest.importorskip("numpy", reason="belot[env] extra (numpy) not installed")
+
+from belot.game import DECLARE_BASE, Deal  # noqa: E402
+from belot.env import openspiel as bos  # noqa: E402
+
+try:
+    import pyspiel
+except ImportError:
+    pyspiel = None
+
+needs_pyspiel = pytest.mark.skipif(
+    pyspiel is None, reason="open_spiel is not installed (pip install 'belot[openspiel]')"
+)
+
+
+def _games() -> list:
+    games = [pytest.param(lambda p=None: bos.BelotGame(p), id="pure")]
+    games.append(
+        pytest.param(
+            lambda p=None: pyspiel.load_game(bos.GAME_NAME, p or {}), id="pyspiel", marks=needs_pyspiel
+        )
+    )
+    return games
+
+
+def _deal_out(state, rng: random.Random, deck: list[int] | None = None) -> None:
+    for k in range(32):
+        outcomes = state.chance_outcomes()
+        assert state.is_chance_node() and len(outcomes) == 32 - k
+        assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
+        state.apply_action(deck[k] if deck else rng.choice(outcomes)[0])
+    assert not state.is_chance_node()
+
+
+def _play_out(state, rng: random.Random) -> None:
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        assert legal == sorted(legal) and legal
+        state.apply_action(rng.choice(legal))
+
+
+@pytest.mark.parametrize("make", _games())
+@pytest.mark.parametrize("seed", range(6))
+def test_random_games_end_with_the_rules_core_result(make, seed: int) -> None:
+    rng = random.Random(seed)
+    dealer = seed % 4
+    game = make({"dealer": dealer})
+    state = game.new_initial_state()
+    _deal_out(state, rng)
+    _play_out(state, rng)
+    deal = state.deal
+    again = Deal(dealer, deal.dealt)  # replay through the rules core
+    for a in deal.actions:
+        again.apply(a)
+    p = again.result.points
+    assert state.returns() == [p[0] - p[1], p[1] - p[0], p[0] - p[1], p[1] - p[0]]
+    assert sum(state.returns()) == 0
+    assert state.current_player() == bos.TERMINAL_PLAYER
+    assert len(state.history()) <= game.max_game_length()
+
+
+@pytest.mark.parametrize("make", _games())
+def test_the_chance_nodes_deal_in_the_order_of_r2_3(make) -> None:
+    """3 cards to each seat from the forehand, then 2, then 3 (R2.3), from the chance outcomes."""
+    state = make({"dealer": 1}).new_initial_state()
+    deck = list(range(32))
+    _deal_out(state, random.Random(0), deck)
+    assert state.deal.dealt[2][:3] == (0, 1, 2)  # forehand = seat 2
+    assert state.deal.dealt[1][:3] == (9, 10, 11)  # the dealer gets the last three of the first round
+    assert state.deal.dealt[2][3:5] == (12, 13)
+    assert state.deal.dealt[2][5:] == (20, 21, 22)
+
+
+@pytest.mark.parametrize("make", _games())
+@pytest.mark.parametrize("seed", range(8))
+def test_information_state_hides_other_seats_cards(make, seed: int) -> None:
+    """Two deals differing only by a swap between two other seats' hands look the same to the
+    observer as long as the public actions are the same."""
+    rng = random.Random(seed)
+    game = make()
+    observer = rng.randrange(4)
+    a, b = rng.sample([s for s in range(4) if s != observer], 2)
+    deck = list(range(32))
+    rng.shuffle(deck)
+    order = bos._ORDERS[0]
+    i = rng.choice([k for k in range(32) if order[k] == a])
+    j = rng.choice([k for k in range(32) if order[k] == b])
+    other = deck[:]
+    other[i], other[j] = other[j], other[i]
+    s1, s2 = game.new_initial_state(), game.new_initial_state()
+    _deal_out(s1, rng, deck)
+    _deal_out(s2, rng, other)
+    compared = 0
+    while not s1.is_terminal():
+        assert s1.information_state_string(observer) == s2.information_state_string(observer)
+        assert list(s1.information_state_tensor(observer)) == list(s2.information_state_tensor(observer))
+        assert s1.observation_string(observer) == s2.observation_string(observer)
+        assert list(s1.observation_tensor(observer)) == list(s2.observation_tensor(observer))
+        both = sorted(set(s1.legal_actions()) & set(s2.legal_actions()))
+        if not both:
+            break
+        action = rng.choice(both)
+        s1.apply_action(action)
+        s2.apply_action(action)
+        compared += 1
+    assert compared > 0
+
+
+@pytest.mark.parametrize("make", _games())
+def test_other_seats_declarations_show_only_their_kind(make) -> None:
+    """R7.5: the kind is said, the details wait until the end of the deal."""
+    rng = random.Random(0)
+    for _ in range(200):
+        state = make().new_initial_state()
+        _deal_out(state, rng)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            declares = [x for x in legal if x >= DECLARE_BASE]
+            action = declares[0] if declares else rng.choice(legal)
+            player = state.current_player()
+            state.apply_action(action)
+            if declares:
+                name = state.action_to_string(player, action)  # "declare tierce 7C 8C 9C"
+                cards = name.split(" ", 2)[2]
+                for seat in range(4):
+                    text = state.information_state_string(seat)
+                    assert (cards in text) == (seat == player), (seat, player, text)
+                return
+    pytest.fail("no declaration in 200 random deals")
+
+
+@pytest.mark.parametrize("make", _games())
+def test_clone_is_independent(make) -> None:
+    rng = random.Random(3)
+    state = make().new_initial_state()
+    _deal_out(state, rng)
+    for _ in range(10):
+        state.apply_action(rng.choice(state.legal_actions()))
+    copy = state.clone()
+    before = str(state)
+    _play_out(copy, rng)
+    assert str(state) == before and not state.is_terminal()
+    assert copy.history()[: len(state.history())] == state.history()
+
+
+def test_pure_game_refuses_bad_parameters_and_actions() -> None:
+    with pytest.raises(ValueError, match="dealer"):
+        bos.BelotGame({"dealer": 7})
+    with pytest.raises(ValueError, match="unknown"):
+        bos.BelotGame({"target": 151})
+    state = bos.BelotGame().new_initial_state()
+    state.apply_action(5)
+    with pytest.raises(ValueError, match="R2.3"):
+        state.apply_action(5)  # dealt already
+
+
+@pytest.mark.parametrize("make", _games())
+def test_resample_keeps_the_information_state(make) -> None:
+    rng = random.Random(8)
+    state = make().new_initial_state()
+    _deal_out(state, rng)
+    for _ in range(rng.randrange(10, 30)):
+        state.apply_action(rng.choice(state.legal_actions()))
+    player = state.current_player()
+    sample = bos.resample(state, player, random.Random(1))
+    assert sample.information_state_string(player) == state.information_state_string(player)
+    assert sample.deal.actions == state.deal.actions
+
+
+# -- OpenSpiel's own algorithms ---------------------------------------------------------------------
+
+
+@needs_pyspiel
+def test_registered_with_pyspiel() -> None:
+    assert bos.GAME_NAME in pyspiel.registered_names()
+    game = pyspiel.load_game("python_belot(dealer=2)")
+    assert game.num_players() == 4 and game.num_distinct_actions() == 163
+    state = game.new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 32
+    assert game.information_state_tensor_shape() == [bos.INFO_SIZE]
+    assert game.observation_tensor_shape() == [bos.SIZE]
+
+
+@needs_pyspiel
+def test_openspiel_mcts_ismcts_and_evaluate_bots_run() -> None:
+    import numpy as np
+    from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
+
+    game = pyspiel.load_game(bos.GAME_NAME)
+    rs = np.random.RandomState(0)
+    returns = evaluate_bots.evaluate_bots(
+        game.new_initial_state(), [pyspiel.make_uniform_random_bot(p, p) for p in range(4)], rs
+    )
+    assert len(returns) == 4 and sum(returns) == 0
+    state = game.new_initial_state()
+    _deal_out(state, random.Random(2))
+    evaluator = mcts.RandomRolloutEvaluator(1, rs)
+    bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=8, evaluator=evaluator, random_state=rs)
+    assert bot.step(state) in state.legal_actions()
+    is_bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=8, random_state=rs)
+    is_bot.set_resampler(lambda s, p: bos.resample(s, p, random.Random(4)))
+    assert is_bot.step(state) in state.legal_actions()
