@@ -15,7 +15,6 @@ from rich.text import Text
 
 from .. import declarations as decl
 from ..auction import BID_BASE, CALL_NAMES, PASS
-from ..cards import SUITS
 from ..contracts import AT, NO_CONTRACT, NT, TABLES
 from ..game import BELOTE_BASE, DealResult, SeatView
 from ..scoring import HANGING, INSIDE, MADE, REDEAL, round_points, whole_pot
@@ -362,5 +361,5 @@ def calls_line(words: Words, calls: Sequence[int]) -> Text:
 
 __all__ = [
     "Seating", "card_text", "hand_line", "numbered_cards", "render_summary", "render_table",
-    "score_sheet", "sort_hand", "suit_order", "trick_text", "calls_line", "SUITS",
+    "score_sheet", "sort_hand", "suit_order", "trick_text", "calls_line",
 ]
