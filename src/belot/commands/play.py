@@ -17,7 +17,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--resume", metavar="FILE", help="continue the unfinished game saved in FILE")
     p.add_argument("--pause", type=float, default=0.8, metavar="SECONDS",
                    help="pause before each bot action (default 0.8)")
-    p.add_argument("--target", type=int, default=151, metavar="N", help="points to win the match (default 151)")
+    p.add_argument("--target", type=int, metavar="N", help="points to win the match (default 151)")
     p.set_defaults(func=run)
 
 
@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.pause < 0:
         return _fail(f"--pause must be 0 or more seconds, not {args.pause}")
-    if args.target <= 0:
+    if args.target is not None and args.target <= 0:
         return _fail(f"--target must be a positive number of points, not {args.target}")
     bots = {}
     for option in ("partner", "opponents"):
@@ -56,8 +56,9 @@ def run(args: argparse.Namespace) -> int:
     words = Words(args.lang or default_language())
     console = Console(highlight=False)
     if args.resume:
-        if args.seed is not None:
-            return _fail("--seed cannot be used with --resume (the record holds the deals)")
+        for option in ("seed", "partner", "opponents", "target"):
+            if getattr(args, option) is not None:
+                return _fail(f"--{option} cannot be used with --resume (the record holds the game)")
         try:
             setup = resume_setup(args.resume)
         except SetupError as e:
@@ -66,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
         players = [_player_name(), bots["opponents"], bots["partner"], bots["opponents"]]
         try:
-            setup = new_setup(seed, args.target, players, data_dir())
+            setup = new_setup(seed, args.target or 151, players, data_dir())
         except OSError as e:
             return _fail(f"cannot save the game in {data_dir()}: {e.strerror}")
     while True:

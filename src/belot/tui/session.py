@@ -25,6 +25,7 @@ from rich.text import Text
 from .. import declarations as decl
 from ..bots import REGISTRY, Bot, make_bot
 from ..cards import CARD_NAMES, mask_of
+from ..errors import RuleError
 from ..game import BELOTE_BASE, CALL_BASE, CHANCE, DECLARE_BASE, PLAY, Match, SeatView, deal_hands
 from ..record import write
 from .render import (
@@ -169,6 +170,10 @@ class Game:
             self.say("tui.saved_at", path=self.path)
             self.say("tui.resume_hint", path=self.path)
             return 0
+        except RuleError as e:  # a bot broke a rule: say so, the record up to here is saved
+            self.console.print(Text(f"belot play: {e}", style="bold red"), soft_wrap=True)
+            self.say("tui.saved_at", path=self.path)
+            return 1
         return 0
 
     def loop(self) -> None:
