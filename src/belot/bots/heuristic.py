@@ -24,9 +24,9 @@ from .random_bot import announce_first, with_belote
 
 # Bidding thresholds for a five-card hand, per kind (suit, NT, AT); tuned against `random` and
 # `heuristic` itself in duplicate tournaments.
-SUIT_THRESHOLD = 5.5
-NT_THRESHOLD = 6.0
-AT_THRESHOLD = 6.5
+SUIT_THRESHOLD = 4.5
+NT_THRESHOLD = 5.5
+AT_THRESHOLD = 6.0
 KONTRA_THRESHOLD = 5.5
 REKONTRA_MARGIN = 2.5
 # Outbidding the partner's contract needs this much more than the plain threshold.
@@ -314,6 +314,8 @@ def _lead(k: Knowledge, view: SeatView, cards: list[int]) -> int:
                 return _high(masters_trump, t)  # draw the opponents' trumps
             if view.declarer == partner and trumps.bit_count() <= 2:
                 return _low(cards_of(trumps), t)  # lead to the partner's trumps
+            if view.declarer == me and trumps.bit_count() >= 3:
+                return _low(cards_of(trumps), t)  # push out the master trump while we are long
         # Side-suit masters that no opponent can ruff.
         best = [
             c for c in cards
@@ -339,6 +341,8 @@ def _lead(k: Knowledge, view: SeatView, cards: list[int]) -> int:
 def _lead_low(k: Knowledge, cards: list[int]) -> int:
     """A low lead from a suit that does not expose a ten/nine or give away the trump control."""
     t = k.t
+    opps = ((k.seat + 1) & 3, (k.seat + 3) & 3)
+
     def cost(c: int) -> tuple[float, int]:
         v = _keep_value(k, c)
         s = c >> 3
@@ -349,6 +353,11 @@ def _lead_low(k: Knowledge, cards: list[int]) -> int:
         for o in cards_of(suit):
             if o != c and t.points[o] >= 10 and not k.is_master(o):
                 v += 6
+        if t.trump_mask and not t.trump_mask >> c & 1:
+            full = SUIT_MASKS[s]
+            for o in opps:
+                if k.cannot[o] & full == full and k.may_hold(o) & t.trump_mask:
+                    v += 5  # an opponent shown void would ruff it
         return (v, t.strength[c])
     return min(cards, key=cost)
 
