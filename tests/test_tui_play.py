@@ -44,8 +44,8 @@ class Player:
         env = dict(os.environ, BELOT_DATA_DIR=str(tmp), TERM="dumb", NO_COLOR="1", COLUMNS="100")
         self.lang = lang
         self.out = io.StringIO()
-        argv = ["-m", "belot", "play", "--pause", "0", "--lang", lang,
-                "--partner", "random", "--opponents", "random", *args]
+        bots = [] if "--resume" in args else ["--partner", "random", "--opponents", "random"]
+        argv = ["-m", "belot", "play", "--pause", "0", "--lang", lang, *bots, *args]
         self.child = pexpect.spawn(sys.executable, argv, env=env, encoding="utf-8",
                                    dimensions=(60, 100), timeout=30)
         self.child.logfile_read = self.out
