@@ -190,6 +190,8 @@ def render_table(view: SeatView, words: Words, seating: Seating, numbered: bool)
     centre = Text(justify="center")
     if view.phase == "play":
         centre.append(words.t("tui.trick_no", n=len(view.tricks) + 1), style="dim")
+        won = [sum(1 for _, _, w in view.tricks if w & 1 == team) for team in (me & 1, 1 - (me & 1))]
+        centre.append("\n" + words.t("tui.tricks_won", us=won[0], them=won[1]), style="dim")
     else:
         centre.append(words.t("term.auction"), style="dim")
     grid.add_row("", _seat_cell(view, words, seating, (me + 2) & 3), "")
