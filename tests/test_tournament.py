@@ -189,3 +189,33 @@ def test_ray_with_two_workers_gives_the_local_figures():
         runner.close()
     assert remote.figures(timing=False) == local.figures(timing=False)
     assert [h.record for p in remote.pairs for h in p.halves] == [h.record for p in local.pairs for h in p.halves]
+
+
+def test_cli_never_overwrites_earlier_records(tmp_path, capsys):
+    out = tmp_path / "r"
+    out.mkdir()
+    (out / "match-00000-0.json").write_text("earlier")
+    assert main(["tournament", "random", "random", "--deals", "1", "--records", str(out)]) == 2
+    assert "already holds match-* files" in capsys.readouterr().err
+    assert (out / "match-00000-0.json").read_text() == "earlier"
+
+
+class IllegalBot:
+    """A bot that answers an action that is never legal (for the error path)."""
+
+    name = "illegal"
+
+    def __init__(self, seed: int | None = None) -> None:
+        pass
+
+    def act(self, view):  # type: ignore[no-untyped-def]
+        return 999
+
+
+def test_cli_reports_a_failing_bot_with_its_place(monkeypatch, capsys):
+    from belot.bots import REGISTRY
+
+    monkeypatch.setitem(REGISTRY, "illegal", "test_tournament:IllegalBot")
+    assert main(["tournament", "illegal", "random", "--deals", "1", "--seed", "4"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("belot tournament: bot 'illegal' at seat") and "match 0 (seed 4), deal 0" in err

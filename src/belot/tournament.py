@@ -45,6 +45,10 @@ from .game import Match
 Z95 = 1.959963984540054
 
 
+class BotFailure(RuntimeError):
+    """A bot raised or returned an illegal action; the message names the bot, match and deal."""
+
+
 def derive_seed(*parts: object) -> int:
     """A 64-bit seed from the parts (stable across processes and Python runs, unlike hash())."""
     text = ":".join(str(p) for p in parts).encode()
@@ -106,11 +110,17 @@ def play_match(spec: MatchSpec) -> MatchOutcome:
         seat = match.current_player
         view = match.view(seat)
         start = clock()
-        action = bots[seat].act(view)
-        times[seat].append(clock() - start)
-        if obs is not None:
-            obs.add(view, action, deal_index)
-        match.apply(action)
+        try:
+            action = bots[seat].act(view)
+            times[seat].append(clock() - start)
+            if obs is not None:
+                obs.add(view, action, deal_index)
+            match.apply(action)
+        except Exception as e:  # noqa: BLE001 - any failure of a bot is reported with its place
+            raise BotFailure(
+                f"bot {spec.seats[seat]!r} at seat {seat} failed in match {spec.index} (seed {spec.seed}), "
+                f"deal {deal_index}: {type(e).__name__}: {e}"
+            ) from None
     assert match.winner is not None
     record = None
     if spec.record:
@@ -491,6 +501,6 @@ def run_tournament(
 
 
 __all__ = [
-    "MatchOutcome", "MatchSpec", "PairOutcome", "RayUnavailable", "Runner", "TournamentResult",
+    "BotFailure", "MatchOutcome", "MatchSpec", "PairOutcome", "RayUnavailable", "Runner", "TournamentResult",
     "TournamentSpec", "derive_seed", "make_runner", "play_match", "play_pair", "run_tournament", "wilson",
 ]

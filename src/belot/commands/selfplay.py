@@ -62,8 +62,8 @@ def game_specs(bots: list[str], games: int, seed: int, target: int, observations
 
 
 def run(args: argparse.Namespace) -> int:
-    from .tournament import prepare_dir
-    from ..tournament import RayUnavailable, bot_key, make_runner, play_match
+    from ..tournament import BotFailure, RayUnavailable, bot_key, make_runner, play_match
+    from .tournament import prepare_dir, write_whole
 
     if args.games < 1:
         return fail(f"--games must be at least 1, not {args.games}")
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
             import belot.env.encoding  # noqa: F401
         except ImportError as e:
             return fail(f"--observations needs belot.env.encoding and numpy: {e}")
-    problem = prepare_dir(args.out)
+    problem = prepare_dir(args.out, "game-")
     if problem:
         return fail(f"--out: {problem}")
     try:
@@ -93,32 +93,29 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    console = Console(stderr=True)
     deals = decisions = 0
     try:
         with Progress(
             TextColumn("selfplay"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-            console=Console(stderr=True), transient=True,
+            console=console, transient=True, disable=not console.is_terminal,
         ) as progress:
             task = progress.add_task("games", total=args.games)
             specs = game_specs(bots, args.games, args.seed, args.target, args.observations)
             for g, outcome in enumerate(runner.ordered(play_match, specs)):
                 base = os.path.join(args.out, f"game-{g:06d}")
-                _write(base + ".json", outcome.record.encode("utf-8"))
+                write_whole(base + ".json", outcome.record.encode("utf-8"))
                 if outcome.npz is not None:
-                    _write(base + ".npz", outcome.npz)
+                    write_whole(base + ".npz", outcome.npz)
                 deals += len(outcome.deal_points)
                 decisions += sum(len(t) for t in outcome.times)
                 progress.update(task, advance=1)
+    except BotFailure as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
+        return 1
     finally:
         runner.close()
     what = "records and observations" if args.observations else "records"
     print(f"{args.games} games, {deals} deals, {decisions} decisions: {what} written to {args.out}")
     return 0
 
-
-def _write(path: str, data: bytes) -> None:
-    """Write whole or not at all (a temporary file renamed into place)."""
-    tmp = path + ".tmp"
-    with open(tmp, "wb") as f:
-        f.write(data)
-    os.replace(tmp, path)

@@ -47,17 +47,13 @@ def fail(message: str) -> int:
     return 2
 
 
-def check_common(args: argparse.Namespace, prog: str) -> str | None:
-    """The first problem with the shared options (--jobs, --seed), or None."""
-    if args.jobs < 1:
-        return f"--jobs must be at least 1, not {args.jobs}"
-    return None
-
-
-def prepare_dir(path: str) -> str | None:
-    """Create DIR if needed; an error message when it cannot be used."""
+def prepare_dir(path: str, prefix: str) -> str | None:
+    """Create DIR if needed; an error message when it cannot be used or already holds files
+    named ``prefix*`` (earlier output is never overwritten)."""
     if os.path.exists(path) and not os.path.isdir(path):
         return f"{path} exists and is not a directory"
+    if os.path.isdir(path) and any(n.startswith(prefix) for n in os.listdir(path)):
+        return f"{path} already holds {prefix}* files; choose an empty or new directory"
     try:
         os.makedirs(path, exist_ok=True)
     except OSError as e:
@@ -68,7 +64,7 @@ def prepare_dir(path: str) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..tournament import RayUnavailable, TournamentSpec, bot_key, make_runner, run_tournament
+    from ..tournament import BotFailure, RayUnavailable, TournamentSpec, bot_key, make_runner
 
     for name in (args.bot_a, args.bot_b):
         try:
@@ -79,11 +75,10 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"--deals must be at least 1, not {args.deals}")
     if args.target < 1:
         return fail(f"--target must be at least 1, not {args.target}")
-    problem = check_common(args, PROG)
-    if problem:
-        return fail(problem)
+    if args.jobs < 1:
+        return fail(f"--jobs must be at least 1, not {args.jobs}")
     if args.records:
-        problem = prepare_dir(args.records)
+        problem = prepare_dir(args.records, "match-")
         if problem:
             return fail(f"--records: {problem}")
     spec = TournamentSpec(
@@ -96,6 +91,9 @@ def run(args: argparse.Namespace) -> int:
         return fail(str(e))
     try:
         result = _run_with_progress(spec, runner, args.records)
+    except BotFailure as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
+        return 1
     finally:
         runner.close()
     figures = result.figures()
@@ -115,7 +113,7 @@ def _run_with_progress(spec, runner, records_dir):  # type: ignore[no-untyped-de
     console = Console(stderr=True)
     with Progress(
         TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TimeElapsedColumn(), console=console, transient=True,
+        TimeElapsedColumn(), console=console, transient=True, disable=not console.is_terminal,
     ) as progress:
         task = progress.add_task(f"{spec.bot_a} vs {spec.bot_b}: deal pairs", total=spec.deals)
 
@@ -131,8 +129,19 @@ def write_pair_records(directory: str, pair) -> None:  # type: ignore[no-untyped
     """``match-KKKKK-0.json`` (A on team 0) and ``match-KKKKK-1.json`` (A on team 1)."""
     for half, outcome in enumerate(pair.halves):
         path = os.path.join(directory, f"match-{pair.index:05d}-{half}.json")
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(outcome.record)
+        write_whole(path, outcome.record.encode("utf-8"))
+
+
+def write_whole(path: str, data: bytes) -> None:
+    """Write whole or not at all: a temporary file renamed into place."""
+    tmp = path + ".tmp"
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 def print_table(fig: dict) -> None:  # type: ignore[type-arg]
