@@ -101,10 +101,24 @@ def actions_in(view: SeatView) -> int:
     return len(view.calls) + played + sum(len(a) for a in view.announced)
 
 
-def view_to_json(view: SeatView, *, public: bool = False) -> dict[str, Any]:
+def history_to_json(history: tuple[DealResult, ...]) -> list[dict[str, Any]]:
+    """The finished deals' results, each with the match score after it."""
+    score = [0, 0]
+    out = []
+    for r in history:
+        score[0] += r.points[0]
+        score[1] += r.points[1]
+        item = r.to_json()
+        item["score"] = list(score)
+        out.append(item)
+    return out
+
+
+def view_to_json(view: SeatView, *, public: bool = False, history: Any = None) -> dict[str, Any]:
     """The JSON of a seat's view; with ``public`` the spectators' view (no hand, no legal actions).
 
-    The shape is documented in docs/protocol.md ("The view").
+    The shape is documented in docs/protocol.md ("The view").  ``history`` replaces the
+    ``history`` field (a server caches it: it changes once a deal).
     """
     played_by = [0, 0, 0, 0]
     tricks = []
@@ -119,22 +133,14 @@ def view_to_json(view: SeatView, *, public: bool = False) -> dict[str, Any]:
     for seat, _ in view.trick:
         played_by[seat] += 1
     dealt = 5 if view.phase == AUCTION or (view.phase == OVER and view.contract < 0) else 8
-    score = [0, 0]
-    history = []
-    for r in view.history:
-        score[0] += r.points[0]
-        score[1] += r.points[1]
-        item = r.to_json()
-        item["score"] = list(score)
-        history.append(item)
-    return {
-        "seat": None if public else view.seat,
+    out = {
+        "seat": None,
         "deal_index": view.deal_index,
         "actions": actions_in(view),
         "dealer": view.dealer,
         "phase": view.phase,
         "to_move": view.to_move if view.to_move >= 0 and view.phase != OVER else None,
-        "hand": [] if public else [CARD_NAMES[c] for c in view.hand],
+        "hand": [],
         "hand_sizes": [dealt - played_by[s] for s in range(4)],
         "calls": [{"seat": s, "call": CALL_NAMES[c]} for s, c in view.calls],
         "contract": CONTRACT_NAMES[view.contract] if view.contract >= 0 else None,
@@ -143,19 +149,36 @@ def view_to_json(view: SeatView, *, public: bool = False) -> dict[str, Any]:
         "tricks": tricks,
         "trick": [{"seat": s, "card": CARD_NAMES[c]} for s, c in view.trick],
         "announced": [list(kinds) for kinds in view.announced],
-        "own_declarations": [] if public else [decl.card_list(i) for i in view.own_declarations],
+        "own_declarations": [],
         "belotes": [{"seat": s, "card": CARD_NAMES[c]} for s, c in view.belotes],
-        "legal": [] if public else [action_to_json(a) for a in view.legal_actions],
+        "legal": [],
         "pot": view.pot,
         "result": result_to_json(view.result) if view.result is not None else None,
         "score": list(view.score),
         "target": view.target,
         "winner": view.winner,
-        "history": history,
+        "history": history_to_json(view.history) if history is None else history,
+    }
+    if not public:
+        out.update(private_fields(view))
+    return out
+
+
+PRIVATE_FIELDS = ("seat", "hand", "own_declarations", "legal")
+
+
+def private_fields(view: SeatView) -> dict[str, Any]:
+    """The fields of a view only its own seat may see (a spectator's are null and empty)."""
+    return {
+        "seat": view.seat,
+        "hand": [CARD_NAMES[c] for c in view.hand],
+        "own_declarations": [decl.card_list(i) for i in view.own_declarations],
+        "legal": [action_to_json(a) for a in view.legal_actions],
     }
 
 
 __all__ = [
-    "ActionJSON", "ProtocolError", "action_from_json", "action_to_json", "actions_in", "result_to_json",
+    "PRIVATE_FIELDS", "ActionJSON", "ProtocolError", "private_fields", "action_from_json", "action_to_json", "actions_in", "history_to_json",
+    "result_to_json",
     "view_to_json",
 ]

@@ -61,6 +61,10 @@ actions_table = sa.Table(
 )
 
 
+# Built once: constructing a statement per action costs more than executing it.
+_INSERT_ACTION = sa.insert(actions_table)
+
+
 @dataclass
 class DealRow:
     deal_index: int
@@ -96,6 +100,7 @@ class Storage:
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
         self.engine: Engine = sa.create_engine(url, **kwargs)
+        self._conn: sa.Connection | None = None
         if url.startswith("sqlite"):
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
         self.migrate()
@@ -105,7 +110,17 @@ class Storage:
         return cls(f"sqlite:///{path}")
 
     def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
         self.engine.dispose()
+
+    def _hot(self) -> sa.Connection:
+        """One connection kept open for the per-action writes (a pool checkout each time costs more
+        than the insert).  The server calls storage from its one event loop, never concurrently."""
+        if self._conn is None or self._conn.closed or self._conn.invalidated:
+            self._conn = self.engine.connect()
+        return self._conn
 
     # -- schema -------------------------------------------------------------------------------
 
@@ -175,10 +190,11 @@ class Storage:
         The primary key (table, seq) makes a second writer of the same step fail instead of forking
         the history.
         """
-        with self.engine.begin() as c:
-            c.execute(sa.insert(actions_table).values(
-                table_id=table_id, seq=seq, seat=seat, action=action, bot=bot, at=time.time(),
-            ))
+        c = self._hot()
+        with c.begin():
+            c.execute(_INSERT_ACTION, {
+                "table_id": table_id, "seq": seq, "seat": seat, "action": action, "bot": bot, "at": time.time(),
+            })
             if new_deals:
                 c.execute(sa.insert(deals_table), [
                     {"table_id": table_id, "deal_index": d.deal_index, "dealer": d.dealer, "hands": json.dumps(d.hands)}

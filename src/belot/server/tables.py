@@ -29,13 +29,19 @@ from ..bots import Bot, bot_names, make_bot
 from ..cards import CARD_NAMES
 from ..errors import RuleError
 from ..game import AUCTION, DECLARE_BASE, Match
-from .protocol import ProtocolError, action_from_json, action_to_json, view_to_json
+from .protocol import (
+    PRIVATE_FIELDS, ProtocolError, action_from_json, action_to_json, history_to_json, private_fields, view_to_json,
+)
 from .storage import DealRow, Storage, StoredTable
 
 log = logging.getLogger("belot.server")
 
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
 HUMAN = "human"
+# Placeholders of the parts of a state message encoded apart (see Table.encode_states).
+_MESSAGE_PRIVATE = ("you", "previous_deal", "last_action")
+_MARKS = {k: f"\u0000{k}\u0000" for k in ("history", *PRIVATE_FIELDS, *_MESSAGE_PRIVATE)}
+_MARK_TEXT = {k: json.dumps(v) for k, v in _MARKS.items()}
 MAX_TARGET = 10_000
 MAX_NAME = 40
 
@@ -127,8 +133,10 @@ def _seat_kind(x: Any) -> str:
 def _name(n: Any) -> str | None:
     if n is None:
         return None
-    if not isinstance(n, str) or not n.strip() or len(n) > MAX_NAME:
-        raise TableError("bad_request", f"a name must be a non-empty string of at most {MAX_NAME} characters", 400)
+    if not isinstance(n, str) or not n.strip() or len(n) > MAX_NAME or any(ord(ch) < 32 for ch in n):
+        raise TableError(
+            "bad_request", f"a name must be a non-empty string of at most {MAX_NAME} printable characters", 400
+        )
     return n.strip()
 
 
@@ -186,6 +194,7 @@ class Table:
         self.last_action: tuple[int, int, bool] | None = None  # (seat, action, by a bot)
         self.turn_deadline: float | None = None
         self._pending: asyncio.Task[None] | None = None  # the bot turn or turn timer waiting
+        self._history_cache: tuple[int, str] = (-1, "")
 
     # -- who is who -------------------------------------------------------------------------------
 
@@ -244,66 +253,115 @@ class Table:
             "links": {"table": f"/t/{self.id}", "replay": f"/replay/{self.id}"},
         }
 
-    def state(self, seat: int | None, info: dict[str, Any] | None = None) -> dict[str, Any]:
+    def _history(self) -> str:
+        """The view's ``history`` as JSON text, encoded once per finished deal (it is in every message)."""
+        n = len(self.match.results)
+        if self._history_cache[0] != n:
+            text = json.dumps(history_to_json(tuple(self.match.results)), separators=(",", ":"))
+            self._history_cache = (n, text)
+        return self._history_cache[1]
+
+    def encode_state(self, seat: int | None, info: dict[str, Any] | None = None) -> str:
+        """The ``state`` message of one seat (None: a spectator) as JSON text."""
+        return self.encode_states([seat], info)[seat]
+
+    def encode_states(self, seats: list[int | None], info: dict[str, Any] | None = None) -> dict[int | None, str]:
+        """The ``state`` messages of several seats as JSON text, equal to `state` for each.
+
+        Most of a message is public and the same for everyone, so it is encoded once with
+        placeholders, and each seat's own fields are encoded and spliced in (the history too,
+        encoded once per deal): a broadcast costs one big encoding, not five.
+        """
+        m = self.match
+        base = self.state(None, info, history=_MARKS["history"])
+        view = base["view"]
+        for key in PRIVATE_FIELDS:
+            view[key] = _MARKS[key]
+        for key in _MESSAGE_PRIVATE:
+            base[key] = _MARKS[key]
+        text = json.dumps(base, ensure_ascii=False, separators=(",", ":"))
+        text = text.replace(_MARK_TEXT["history"], self._history(), 1)
+        out: dict[int | None, str] = {}
+        for seat in seats:
+            parts: dict[str, Any] = {"you": self._you(seat), "previous_deal": self._previous(seat),
+                                     "last_action": self._last(seat)}
+            if seat is None:
+                parts.update(seat=None, hand=[], own_declarations=[], legal=[])
+            else:
+                parts.update(private_fields(m.view(seat)))
+            t = text
+            for key, value in parts.items():
+                t = t.replace(_MARK_TEXT[key], json.dumps(value, ensure_ascii=False, separators=(",", ":")), 1)
+            out[seat] = t
+        return out
+
+    def _you(self, seat: int | None) -> dict[str, Any]:
+        name = None if seat is None else self.seats[seat].name or self.settings.names[seat]
+        return {"seat": seat, "name": name}
+
+    def _previous(self, seat: int | None) -> dict[str, Any] | None:
+        """The finished previous deal as ``seat`` may see it, while the current deal is in its auction."""
+        m = self.match
+        if len(m.deals) < 2 or m.deals[-1].phase != AUCTION:
+            return None
+        ended = m.deals[-2]
+        prev = view_to_json(ended.view(0 if seat is None else seat), public=seat is None)
+        if seat is not None and ended.contract < 0:
+            # All passed: the last three cards were never dealt (R2.3, R3.6), so the seat
+            # saw only its first five; SeatView of a finished deal lists all eight.
+            prev["hand"] = [CARD_NAMES[c] for c in sorted(ended.dealt[seat][:5])]
+        prev.update(deal_index=len(m.deals) - 2, score=list(m.score), target=m.target, winner=None, history=[])
+        return prev
+
+    def _last(self, seat: int | None) -> dict[str, Any] | None:
+        if self.last_action is None:
+            return None
+        actor, action, bot = self.last_action
+        if DECLARE_BASE <= action and actor != seat:
+            # Only the kind of another seat's declaration is public until the deal ends (R7.5).
+            shown: dict[str, Any] = {"announce": decl.DECLARATIONS[action - DECLARE_BASE].kind}
+        else:
+            shown = action_to_json(action)
+        return {"seat": actor, "action": shown, "bot": bot}
+
+    def state(self, seat: int | None, info: dict[str, Any] | None = None, history: Any = None) -> dict[str, Any]:
         """The ``state`` message for a seat (None: a spectator)."""
         m = self.match
-        public = seat is None
-        view = view_to_json(m.view(0 if seat is None else seat), public=public)
-        previous = None
-        if len(m.deals) >= 2 and m.deals[-1].phase == AUCTION:
-            ended = m.deals[-2]
-            prev = view_to_json(ended.view(0 if seat is None else seat), public=public)
-            if seat is not None and ended.contract < 0:
-                # All passed: the last three cards were never dealt (R2.3, R3.6), so the seat
-                # saw only its first five; SeatView of a finished deal lists all eight.
-                prev["hand"] = [CARD_NAMES[c] for c in sorted(ended.dealt[seat][:5])]
-            prev.update(deal_index=len(m.deals) - 2, score=list(m.score), target=m.target, winner=None, history=[])
-            previous = prev
+        view = view_to_json(m.view(0 if seat is None else seat), public=seat is None, history=history)
         deadline = None
         if self.turn_deadline is not None:
             deadline = max(0.0, round(self.turn_deadline - time.monotonic(), 1))
-        name = None
-        if seat is not None:
-            name = self.seats[seat].name or self.settings.names[seat]
-        last = None
-        if self.last_action is not None:
-            actor, action, bot = self.last_action
-            if DECLARE_BASE <= action and actor != seat:
-                # Only the kind of another seat's declaration is public until the deal ends (R7.5).
-                shown: dict[str, Any] = {"announce": decl.DECLARATIONS[action - DECLARE_BASE].kind}
-            else:
-                shown = action_to_json(action)
-            last = {"seat": actor, "action": shown, "bot": bot}
         return {
             "type": "state",
             "seq": self.seq,
             "table": info if info is not None else self.info(),
-            "you": {"seat": seat, "name": name},
+            "you": self._you(seat),
             "view": view,
-            "previous_deal": previous,
-            "last_action": last,
+            "previous_deal": self._previous(seat),
+            "last_action": self._last(seat),
             "deadline": deadline,
         }
 
     def broadcast(self) -> None:
         """Queue the current state for every connection, each with the view it may see."""
-        info = self.info()
-        for s, seat in enumerate(self.seats):
-            if seat.connections:
-                text = json.dumps(self.state(s, info), ensure_ascii=False, separators=(",", ":"))
-                for c in seat.connections:
-                    c.queue.put_nowait(text)
+        targets: list[int | None] = [s for s, seat in enumerate(self.seats) if seat.connections]
         if self.spectators:
-            text = json.dumps(self.state(None, info), ensure_ascii=False, separators=(",", ":"))
-            for c in self.spectators:
-                c.queue.put_nowait(text)
+            targets.append(None)
+        if not targets:
+            return
+        texts = self.encode_states(targets)
+        for s, seat in enumerate(self.seats):
+            for c in seat.connections:
+                c.queue.put_nowait(texts[s])
+        for c in self.spectators:
+            c.queue.put_nowait(texts[None])
 
     # -- connections -------------------------------------------------------------------------------
 
     def connect(self, conn: Connection) -> None:
         if conn.seat is None:
             self.spectators.add(conn)
-            conn.queue.put_nowait(json.dumps(self.state(None), ensure_ascii=False, separators=(",", ":")))
+            conn.queue.put_nowait(self.encode_state(None))
             return
         seat = self.seats[conn.seat]
         seat.connections.add(conn)
@@ -355,7 +413,7 @@ class Table:
         if kind == "ping":
             return {"type": "pong"}
         if kind == "sync":
-            conn.queue.put_nowait(json.dumps(self.state(conn.seat), ensure_ascii=False, separators=(",", ":")))
+            conn.queue.put_nowait(self.encode_state(conn.seat))
             return None
         if kind != "action":
             return TableError("bad_message", f"unknown message type {kind!r} (action, sync, ping)").to_json(self.seq)

@@ -1,0 +1,168 @@
+"""Load test of `belot serve`: N concurrent tables played over real websockets on loopback.
+
+The script starts a server process itself (a fresh SQLite file in a temporary folder), creates N
+tables whose four seats are all "humans", and drives every seat from this process over its own
+websocket, each choosing a random legal action when its view says it is to move (after an
+optional think time).  So every action makes the full trip: client -> server -> rules core ->
+SQLite commit -> broadcast of four views -> client.  It prints the round-trip latency of the
+actions (from sending one to receiving the state that includes it, on the acting socket) and the
+actions per second the server sustained.  It never fails on timing.
+
+    python bench/server_load.py --tables 100 --seconds 30
+    python bench/server_load.py --tables 100 --seconds 30 --think 0.5   # people take time to play
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import websockets
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux /proc), 0 where unavailable."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def start_server(db: Path, log_level: str) -> tuple[subprocess.Popen[str], str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "belot", "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(db),
+         "--bot-delay", "0", "--log-level", log_level],
+        stdout=subprocess.PIPE, text=True,
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    if not line.startswith("belot serve: http://"):
+        proc.kill()
+        raise SystemExit(f"server_load: the server did not start ({line.strip()!r})")
+    return proc, line.split()[2].rstrip("/")
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.rtts: list[float] = []
+        self.errors: list[str] = []
+        self.finished = 0
+        self.measuring = False
+
+
+async def drive_seat(url: str, table_id: str, token: str, rng: random.Random, think: float, stop: asyncio.Event,
+                     stats: Stats, ready: asyncio.Barrier) -> None:
+    ws_url = url.replace("http://", "ws://") + f"/api/tables/{table_id}/ws?token={token}"
+    async with websockets.connect(ws_url, max_size=None, ping_interval=None) as ws:
+        await ready.wait()
+        acted_seq = -1
+        sent_at = 0.0
+        async for text in ws:
+            m = json.loads(text)
+            if m["type"] == "error":
+                stats.errors.append(m["message"])
+                continue
+            if m["type"] != "state":
+                continue
+            if acted_seq >= 0 and m["seq"] > acted_seq:
+                if stats.measuring:
+                    stats.rtts.append(time.perf_counter() - sent_at)
+                acted_seq = -1
+            view = m["view"]
+            if view["winner"] is not None:
+                stats.finished += 1
+                return
+            if stop.is_set():
+                return
+            if view["legal"] and acted_seq < 0 and m["seq"] >= 0:
+                if think:
+                    await asyncio.sleep(rng.uniform(0, 2 * think))
+                action = rng.choice(view["legal"])
+                acted_seq = m["seq"]
+                sent_at = time.perf_counter()
+                await ws.send(json.dumps({"type": "action", "action": action, "seq": acted_seq}))
+
+
+async def run(args: argparse.Namespace, url: str) -> tuple[Stats, float, int]:
+    stats = Stats()
+    rng = random.Random(args.seed)
+    seats: list[tuple[str, str]] = []
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        for _ in range(args.tables):
+            r = await http.post("/api/tables", json={"seats": ["human"] * 4, "target": args.target})
+            tid = r.json()["table"]["id"]
+            for s in range(4):
+                j = await http.post(f"/api/tables/{tid}/join", json={"seat": s, "name": f"bench {s}"})
+                seats.append((tid, j.json()["token"]))
+        seq0 = 0
+    stop = asyncio.Event()
+    ready = asyncio.Barrier(len(seats) + 1)
+    tasks = [
+        asyncio.create_task(drive_seat(url, tid, tok, random.Random(rng.random()), args.think, stop, stats, ready))
+        for tid, tok in seats
+    ]
+    await ready.wait()  # every socket is open: measure from here
+    await asyncio.sleep(args.warmup)
+    stats.measuring = True
+    t0 = time.perf_counter()
+    await asyncio.sleep(args.seconds)
+    stats.measuring = False
+    elapsed = time.perf_counter() - t0
+    stop.set()
+    await asyncio.wait(tasks, timeout=10)
+    for t in tasks:
+        t.cancel()
+    return stats, elapsed, seq0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tables", type=int, default=100, help="concurrent tables (4 websockets each; default 100)")
+    ap.add_argument("--seconds", type=float, default=20.0, help="measured duration (default 20)")
+    ap.add_argument("--warmup", type=float, default=2.0, help="seconds played before measuring (default 2)")
+    ap.add_argument("--think", type=float, default=0.0,
+                    help="mean think time of a player before each action, seconds (default 0: as fast as possible)")
+    ap.add_argument("--target", type=int, default=10_000, help="match target (large: matches outlast the run)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--log-level", default="error")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="belot-bench-") as tmp:
+        proc, url = start_server(Path(tmp) / "bench.sqlite3", args.log_level)
+        try:
+            cpu0 = cpu_seconds(proc.pid)
+            stats, elapsed, _ = asyncio.run(run(args, url))
+            cpu = cpu_seconds(proc.pid) - cpu0
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+    n = len(stats.rtts)
+    load = os.getloadavg()
+    print(f"server_load: {args.tables} tables x 4 websockets on {url}, think {args.think:g} s, "
+          f"{elapsed:.1f} s measured, {os.cpu_count()} CPUs, load average {load[0]:.2f}")
+    if n == 0:
+        print("no action completed in the measured window")
+        return
+    q = statistics.quantiles(stats.rtts, n=100) if n >= 2 else [stats.rtts[0]] * 99
+    print(f"actions        {n}  ({n / elapsed:.0f} actions/s)")
+    print(f"round trip ms  median {statistics.median(stats.rtts) * 1000:.1f}  p95 {q[94] * 1000:.1f}  "
+          f"p99 {q[98] * 1000:.1f}  max {max(stats.rtts) * 1000:.1f}")
+    print(f"server CPU     {cpu:.1f} s over the run ({1000 * cpu / max(n, 1):.2f} ms per action, incl. setup)")
+    if stats.errors:
+        print(f"errors         {len(stats.errors)} (first: {stats.errors[0]})")
+    if stats.finished:
+        print(f"matches ended  {stats.finished // 4}")
+
+
+if __name__ == "__main__":
+    main()
