@@ -213,5 +213,61 @@ def test_openspiel_mcts_ismcts_and_evaluate_bots_run() -> None:
     bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=8, evaluator=evaluator, random_state=rs)
     assert bot.step(state) in state.legal_actions()
     is_bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=8, random_state=rs)
-    is_bot.set_resampler(lambda s, p: bos.resample(s, p, random.Random(4)))
+    assert is_bot.step(state) in state.legal_actions()  # through state.resample_from_infostate
+    for _ in range(20):  # later in the deal, where the resampler must respect the history
+        state.apply_action(random.Random(len(state.history())).choice(state.legal_actions()))
     assert is_bot.step(state) in state.legal_actions()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_resample_depends_only_on_the_information_state(seed: int) -> None:
+    """Two deals the player cannot tell apart give the same samples for the same random seed."""
+    rng = random.Random(seed)
+    game = bos.BelotGame()
+    player = rng.randrange(4)
+    a, b = rng.sample([s for s in range(4) if s != player], 2)
+    deck = list(range(32))
+    rng.shuffle(deck)
+    order = bos._ORDERS[0]
+    i = rng.choice([k for k in range(32) if order[k] == a])
+    j = rng.choice([k for k in range(32) if order[k] == b])
+    other = deck[:]
+    other[i], other[j] = other[j], other[i]
+    s1, s2 = game.new_initial_state(), game.new_initial_state()
+    _deal_out(s1, rng, deck)
+    _deal_out(s2, rng, other)
+    at = None  # the latest point where the player is to act, both deals alike so far
+    while not s1.is_terminal() and len(s1.history()) < 32 + 40:
+        if s1.current_player() == player:
+            at = (s1.clone(), s2.clone())
+        both = sorted(set(s1.legal_actions()) & set(s2.legal_actions()))
+        if not both:
+            break
+        action = rng.choice(both)
+        s1.apply_action(action)
+        s2.apply_action(action)
+    assert at is not None  # the player calls in the first round of the auction at least
+    s1, s2 = at
+    r1 = bos.resample(s1, player, random.Random(7))
+    r2 = bos.resample(s2, player, random.Random(7))
+    assert r1.history() == r2.history()
+
+
+def test_resample_succeeds_along_random_deals() -> None:
+    """Late in the play the void, belote and declaration facts must be honoured to find a deal."""
+    rng = random.Random(13)
+    found = 0
+    for _ in range(25):
+        state = bos.BelotGame().new_initial_state()
+        _deal_out(state, rng)
+        for _ in range(rng.randrange(8, 40)):
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+        if state.is_terminal():
+            continue
+        player = state.current_player()
+        sample = bos.resample(state, player, rng)
+        assert sample.information_state_string(player) == state.information_state_string(player)
+        found += 1
+    assert found >= 10

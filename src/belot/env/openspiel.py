@@ -2,7 +2,7 @@
 
 With ``open_spiel`` installed (the ``belot[openspiel]`` extra), importing this module registers
 the Python game ``python_belot`` with pyspiel, so ``pyspiel.load_game("python_belot")`` gives a
-game that OpenSpiel's algorithms and bots can drive (MCTS, ISMCTS with `resample`, random
+game that OpenSpiel's algorithms and bots can drive (the Python MCTS and ISMCTS bots, random
 rollouts, evaluate_bots ...).  Without it, `BelotGame` / `BelotState` offer the same method names
 in pure Python (``new_initial_state``, ``current_player``, ``legal_actions``, ``apply_action``,
 ``is_chance_node``, ``chance_outcomes``, ``is_terminal``, ``returns``,
@@ -65,6 +65,7 @@ def _dealing_order(dealer: int) -> tuple[int, ...]:
 
 
 _ORDERS = tuple(_dealing_order(d) for d in range(4))
+_BY_KIND = {kind: [d for d in DECLARATIONS if d.kind == kind] for kind in {d.kind for d in DECLARATIONS}}
 
 
 class _DealBox:
@@ -231,10 +232,12 @@ class _BelotLogic:
     def _resampled_deck(self, player: int, rng: random.Random, tries: int = 500) -> list[int] | None:
         """A deck dealing ``player`` the same cards and consistent with every action so far.
 
-        Every other seat keeps the cards it has played; the cards ``player`` has not seen are
-        dealt at random to the seats still missing cards, never in a suit the seat has shown
-        to be void in (it did not follow, R5.2).  The actions are then replayed, and a deal in
-        which one would be illegal (a trumping or declaration constraint) is drawn again.  The
+        Every other seat keeps the cards it has played and is given the cards public facts
+        force on it (the other card of an announced belote; a declaration of each kind it
+        announced); the cards ``player`` has not seen are then dealt at random to the seats
+        still missing cards, never in a suit the seat has shown to be void in (it did not
+        follow, R5.2).  The actions are replayed, and a deal in which one would be illegal
+        (an overtrumping duty, a sequence that is not whole) is drawn again.  The
         samples are close to, not exactly, uniform over the consistent deals.  None after
         ``tries`` failures.
         """
@@ -261,8 +264,12 @@ class _BelotLogic:
         need = [0 if seat == player and len(known_positions) == 8 else 8 - len(played[seat]) for seat in range(4)]
         if len(known_positions) < 8:
             need[player] = 3  # its own last three cards, not seen during the auction
+        # Public facts that name cards a seat must still hold: the other of a belote pair (R7.7),
+        # and, for each declaration kind announced (R7.5), some declaration of that kind.
+        belote_partners = [(seat, card ^ 3) for seat, card in deal.belotes if seat != player]
+        kinds = [(seat, DECLARATIONS[i].kind) for seat in range(4) if seat != player for i in deal.declared[seat]]
         for _ in range(tries):
-            hands = self._draw(pool, need, void, rng)
+            hands = self._draw_with_facts(pool, need, void, played, belote_partners, kinds, rng)
             if hands is None:
                 continue
             deck = self._deck[:]
@@ -285,14 +292,43 @@ class _BelotLogic:
         return None
 
     @staticmethod
-    def _draw(pool: list[int], need: list[int], void: list[int], rng: random.Random) -> list[list[int]] | None:
-        """Deal ``pool`` so that each seat gets ``need[seat]`` cards outside its void suits."""
-        cards = pool[:]
-        rng.shuffle(cards)
-        # the most constrained cards first: those few seats may take
-        cards.sort(key=lambda c: sum(1 for s in range(4) if need[s] and not void[s] >> (c >> 3) & 1))
-        left = need[:]
+    def _draw_with_facts(
+        pool: list[int],
+        need: list[int],
+        void: list[int],
+        played: list[list[int]],
+        belote_partners: list[tuple[int, int]],
+        kinds: list[tuple[int, str]],
+        rng: random.Random,
+    ) -> list[list[int]] | None:
+        """Deal ``pool`` so that each seat gets ``need[seat]`` cards: first the cards public
+        facts force on it, then the rest at random outside its void suits."""
+        free = set(pool)
         hands: list[list[int]] = [[], [], [], []]
+        for seat, card in belote_partners:
+            if card in played[seat] or card in hands[seat]:
+                continue
+            if card not in free:
+                return None
+            hands[seat].append(card)
+            free.discard(card)
+        for seat, kind in kinds:
+            have = set(played[seat]) | set(hands[seat])
+            options = [d for d in _BY_KIND[kind] if all(c in free or c in have for c in d.cards)]
+            if not options:
+                return None
+            for c in rng.choice(options).cards:
+                if c in free:
+                    hands[seat].append(c)
+                    free.discard(c)
+        for seat in range(4):
+            if len(hands[seat]) > need[seat] or any(void[seat] >> (c >> 3) & 1 for c in hands[seat]):
+                return None
+        cards = list(free)
+        rng.shuffle(cards)
+        left = [need[s] - len(hands[s]) for s in range(4)]
+        # the most constrained cards first: those few seats may take
+        cards.sort(key=lambda c: sum(1 for s in range(4) if left[s] and not void[s] >> (c >> 3) & 1))
         for c in cards:
             seats = [s for s in range(4) if left[s] and not void[s] >> (c >> 3) & 1]
             if not seats:
@@ -431,7 +467,7 @@ def _check_params(params: dict[str, Any] | None) -> dict[str, Any]:
 
 def resample(state: Any, player: int, rng: random.Random | None = None) -> Any:
     """A clone of ``state`` whose hidden cards are redealt consistently with ``player``'s
-    information state (for ISMCTS: ``bot.set_resampler(lambda s, p: resample(s, p))``).
+    information state (what ISMCTS needs; the pyspiel state's ``resample_from_infostate``).
     Raises RuntimeError when rejection sampling finds no consistent deal."""
     rng = rng or random.Random()
     if state.deal is None:
@@ -500,6 +536,10 @@ if pyspiel is not None:
         def __init__(self, game: PyspielBelotGame) -> None:
             pyspiel.State.__init__(self, game)
             self._init_logic(game.dealer)
+
+        def resample_from_infostate(self, player: int, sampler: Any) -> PyspielBelotState:
+            """For OpenSpiel's Python ISMCTSBot, which calls it with a probability sampler."""
+            return resample(self, player, random.Random(int(sampler() * 2**32)))
 
     class BelotObserver:
         """OpenSpiel's PyObserver for python_belot: information state when ``perfect_recall``,
