@@ -15,7 +15,7 @@ export function seatName(table, seat, mySeat) {
   if (seat === mySeat) return t("web.seat.you");
   const s = table && table.seats && table.seats[seat];
   if (!s) return t("web.lobby.seat", { n: seat + 1 });
-  if (s.kind === "bot") return botName(s.bot);
+  if (s.kind === "bot") return t("web.seat.bot", { bot: botName(s.bot), n: seat + 1 });
   if (s.name) return s.name;
   return s.taken ? t("web.lobby.seat", { n: seat + 1 }) : t("web.seat.empty");
 }

@@ -229,14 +229,14 @@ export function showTable(main, tableId) {
     const v = msg.view;
     if (v.phase === "auction") {
       const log = v.calls.map((c) => `<span>${esc(label(c.seat))}: ${callHtml(c.call)}</span>`).join("");
-      return `<div class="trick"><div class="centre-note">${esc(t("term.auction"))}</div></div>
+      return `<div class="trick"></div><div class="centre-note">${esc(t("term.auction"))}</div>
         <div class="auction-log" aria-label="${esc(t("term.auction"))}">${log}</div>`;
     }
-    if (v.trick.length) return `<div class="trick" id="trick">${trickCards(v.trick, null)}</div>`;
+    if (v.trick.length) return `<div class="trick" id="trick">${trickCards(v.trick, null)}</div><div class="centre-note"></div>`;
     const last = v.tricks[v.tricks.length - 1];
     if (last) {
-      return `<div class="trick closed" id="trick">${trickCards(last.cards, last.winner)}
-        <div class="centre-note">${esc(t("web.table.won_by", { name: label(last.winner) }))}</div></div>`;
+      return `<div class="trick closed" id="trick">${trickCards(last.cards, last.winner)}</div>
+        <div class="centre-note">${esc(t("web.table.won_by", { name: label(last.winner) }))}</div>`;
     }
     return `<div class="trick" id="trick"></div>`;
   }
