@@ -262,3 +262,16 @@ def test_deals_come_from_the_seed_and_the_record_alone(tmp_path: Path) -> None:
     resumed = resume_setup(setup.path)
     assert resumed.human == 0 and next_hands(resumed.match) == expected
     assert next_hands(load(setup.path)) == expected
+
+
+def test_the_default_bot_is_the_strongest_fast_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    from belot import bots
+    from belot.tui.session import default_bot
+
+    monkeypatch.setattr(bots, "REGISTRY", {"random": "x:Y"})
+    monkeypatch.setattr("belot.tui.session.REGISTRY", bots.REGISTRY)
+    assert default_bot() == "random"
+    bots.REGISTRY["heuristic"] = "x:Y"
+    assert default_bot() == "heuristic"
+    bots.REGISTRY["pimc"] = "x:Y"
+    assert default_bot() == "pimc"

@@ -40,12 +40,16 @@ def _prompt_pattern(key: str, lang: str) -> str:
 class Player:
     """The program in a pseudo-terminal, and a transcript of everything it printed."""
 
-    def __init__(self, tmp: Path, *args: str, lang: str = "en") -> None:
+    def __init__(self, tmp: Path, *args: str, lang: str = "en", locale: str | None = None) -> None:
         env = dict(os.environ, BELOT_DATA_DIR=str(tmp), TERM="dumb", NO_COLOR="1", COLUMNS="100")
         self.lang = lang
         self.out = io.StringIO()
         bots = [] if "--resume" in args else ["--partner", "random", "--opponents", "random"]
-        argv = ["-m", "belot", "play", "--pause", "0", "--lang", lang, *bots, *args]
+        language = ["--lang", lang]
+        if locale is not None:  # no --lang: the language comes from the locale
+            env.update(LANGUAGE="", LC_ALL="", LC_MESSAGES="", LANG=locale)
+            language = []
+        argv = ["-m", "belot", "play", "--pause", "0", *language, *bots, *args]
         self.child = pexpect.spawn(sys.executable, argv, env=env, encoding="utf-8",
                                    dimensions=(60, 100), timeout=30)
         self.child.logfile_read = self.out
@@ -164,6 +168,14 @@ def test_bulgarian_screens_use_the_game_words(tmp_path: Path) -> None:
     for word in ("Раздава", "Пас", "Без коз", "Всичко коз", "Наддаване", "Твоята обява",
                  "Точки от карти", "Резултати", "Край на раздаване"):
         assert word in text, word
+
+
+def test_the_language_comes_from_the_locale(tmp_path: Path) -> None:
+    p = Player(tmp_path, "--seed", "4", lang="tr", locale="tr_TR.UTF-8")
+    assert p.next_prompt() == "tui.prompt.call"  # the Turkish prompt
+    p.child.sendline("çık")
+    assert p.finish() == 0
+    assert "Artırma" in p.text and "Oyun kaydedildi" in p.text
 
 
 def _actions(deal: dict) -> list:
