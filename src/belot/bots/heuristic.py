@@ -18,6 +18,7 @@ from __future__ import annotations
 from ..auction import BID_BASE, KONTRA, PASS, REKONTRA
 from ..cards import ACE, FULL_DECK, JACK, KING, NINE, QUEEN, SUIT_MASKS, TEN, cards_of
 from ..contracts import AT, NT, TABLES, ContractTable, is_suit_contract
+from ..declarations import DECLARATIONS, best_declarations
 from ..game import AUCTION, BELOTE_BASE, CALL_BASE, SeatView
 from ..play import beats
 from .random_bot import announce_first, with_belote
@@ -111,11 +112,18 @@ def at_strength(hand: int) -> float:
     return v
 
 
+def declaration_bonus(hand: int) -> float:
+    """Declarations already in the hand count in suit and AT contracts (R7.1), not in NT."""
+    points = sum(DECLARATIONS[i].value for i in best_declarations(hand))
+    return points / 25.0
+
+
 def contract_margins(hand: int) -> list[float]:
     """For each contract C D H S NT AT: strength minus its bidding threshold."""
-    out = [suit_strength(hand, s) - SUIT_THRESHOLD for s in range(4)]
+    bonus = declaration_bonus(hand)
+    out = [suit_strength(hand, s) + bonus - SUIT_THRESHOLD for s in range(4)]
     out.append(nt_strength(hand) - NT_THRESHOLD)
-    out.append(at_strength(hand) - AT_THRESHOLD)
+    out.append(at_strength(hand) + bonus - AT_THRESHOLD)
     return out
 
 
