@@ -95,6 +95,11 @@ def _replay_deal(match: Match, di: int, deal: Any, last: bool) -> None:
     dealer = deal["dealer"]
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer <= 3:
         raise RecordError(f"dealer must be a seat 0-3, not {dealer!r}", di)
+    expected = match.next_dealer
+    if match.deals and dealer != expected:
+        raise RecordError(
+            f"the dealer must be seat {expected}, the right of the last dealer, not {dealer} (R2.1)", di
+        )
     hands_doc = deal["hands"]
     if not isinstance(hands_doc, list) or len(hands_doc) != 4 or not all(isinstance(h, list) for h in hands_doc):
         raise RecordError("hands must be four lists of cards", di)

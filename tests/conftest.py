@@ -1,0 +1,61 @@
+"""Shared test helpers: build deals from partial hands, find the shared examples."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from belot.auction import parse_call
+from belot.cards import SUIT_MASKS, parse_card
+from belot.game import CALL_BASE, Deal
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = Path(os.environ.get("BELOT_SHARED", ROOT.parent / "shared"))
+EXAMPLES = SHARED / "examples"
+
+
+def card(text: str) -> int:
+    """A card in record notation ("7H") or as RULES.md section 4 writes it, suit first ("H7")."""
+    if text[0] in "CDHS":
+        text = text[1:] + text[0]
+    return parse_card(text)
+
+
+def cards(text: str) -> list[int]:
+    return [card(c) for c in text.split()]
+
+
+def make_hands(spec: dict[int, str], void: dict[int, str] | None = None) -> list[list[int]]:
+    """Four 8-card hands: the given cards per seat, the rest dealt in order avoiding voided suits."""
+    void = void or {}
+    hands = {s: cards(spec.get(s, "")) for s in range(4)}
+    used = {c for h in hands.values() for c in h}
+    rest = [c for c in range(32) if c not in used]
+    for seat in range(4):
+        banned = 0
+        for suit in void.get(seat, ""):
+            banned |= SUIT_MASKS["CDHS".index(suit)]
+        while len(hands[seat]) < 8:
+            pick = next((c for c in rest if not banned >> c & 1), None)
+            if pick is None:
+                raise ValueError("cannot fill the hands with these voids")
+            rest.remove(pick)
+            hands[seat].append(pick)
+    return [hands[s] for s in range(4)]
+
+
+def deal_with(spec: dict[int, str], auction: str, dealer: int = 0, void: dict[int, str] | None = None) -> Deal:
+    """A Deal (dealer 0: forehand is seat 1) after the given auction calls."""
+    d = Deal(dealer, make_hands(spec, void))
+    for call in auction.split():
+        d.apply(CALL_BASE + parse_call(call))
+    return d
+
+
+@pytest.fixture
+def examples_dir() -> Path:
+    if not EXAMPLES.is_dir():
+        pytest.skip(f"shared examples not found at {EXAMPLES} (set BELOT_SHARED)")
+    return EXAMPLES

@@ -1,0 +1,168 @@
+"""R7: declarations (what may be announced, the contest between teams) and belote (R7.7)."""
+
+import pytest
+
+from belot.cards import mask_of
+from belot.declarations import (
+    DECLARATIONS, NUM_DECLARATIONS, best_declarations, contest, declarable, declaration_for_cards,
+)
+from belot.errors import RuleError
+from belot.game import BELOTE_BASE, DECLARE_BASE
+
+from conftest import card, cards, deal_with
+
+
+def decl(text: str) -> int:
+    d = declaration_for_cards(cards(text))
+    assert d is not None, text
+    return d.id
+
+
+def test_r7_2_r7_3_the_declaration_table():
+    assert NUM_DECLARATIONS == 90
+    assert DECLARATIONS[decl("7C 8C 9C")].value == 20
+    assert DECLARATIONS[decl("7C 8C 9C TC")].value == 50
+    assert DECLARATIONS[decl("7C 8C 9C TC JC")].value == 100
+    assert DECLARATIONS[decl("7C 8C 9C TC JC QC KC AC")].value == 100  # one quint (R7.2)
+    assert DECLARATIONS[decl("JC JD JH JS")].value == 200
+    assert DECLARATIONS[decl("9C 9D 9H 9S")].value == 150
+    for r in "ATKQ":
+        assert DECLARATIONS[decl(f"{r}C {r}D {r}H {r}S")].value == 100
+    assert declaration_for_cards(cards("8C 8D 8H 8S")) is None  # R7.3: 8s and 7s nothing
+    assert declaration_for_cards(cards("7C 8C TC")) is None
+
+
+def test_r7_6_contest_a_higher_tierce_wins():
+    assert contest(([decl("JS QS KS")], [decl("TH JH QH")])) == [20, 0]
+
+
+def test_r7_6_contest_b_top_card_beats_length():
+    six_to_q = decl("7C 8C 9C TC JC QC")
+    five_to_k = decl("9D TD JD QD KD")
+    assert contest(([six_to_q], [five_to_k])) == [0, 100]
+
+
+def test_r7_6_contest_c_equal_best_cancels_every_sequence():
+    assert contest(([decl("9S TS JS"), decl("7D 8D 9D")], [decl("9H TH JH")])) == [0, 0]
+
+
+def test_r7_6_contest_d_sequences_and_carres_judged_separately():
+    got = contest(([decl("7S 8S 9S TS")], [decl("7C 8C 9C"), decl("QC QD QH QS")]))
+    assert got == [50, 100]
+
+
+def test_r7_6_contest_e_and_f_carre_ranks():
+    assert contest(([decl("TC TD TH TS")], [decl("KC KD KH KS")])) == [100, 0]
+    assert contest(([decl("9C 9D 9H 9S")], [decl("AC AD AH AS")])) == [150, 0]
+
+
+def test_r7_6_the_better_team_scores_all_its_declarations():
+    assert contest(([decl("9S TS JS QS"), decl("7D 8D 9D")], [decl("9H TH JH")])) == [70, 0]
+
+
+def test_r7_4_carre_and_run_share_no_card_and_shorter_run_remains():
+    hand = mask_of(cards("KC KD QD JD TD 9D KH KS"))
+    assert set(declarable(hand, [])) == {decl("KC KD KH KS"), decl("9D TD JD QD KD")}
+    after_carre = declarable(hand, [decl("KC KD KH KS")])
+    assert after_carre == [decl("9D TD JD QD")]
+    assert declarable(hand, [decl("9D TD JD QD KD")]) == []
+    assert sorted(best_declarations(hand)) == sorted([decl("KC KD KH KS"), decl("9D TD JD QD")])
+
+
+def test_r7_2_an_eight_card_run_is_one_quint_not_split():
+    hand = mask_of(cards("7H 8H 9H TH JH QH KH AH"))
+    assert declarable(hand, []) == [decl("7H 8H 9H TH JH QH KH AH")]
+
+
+def test_r7_1_no_declarations_or_belote_in_no_trumps():
+    d = deal_with({1: "7C 8C 9C KH QH"}, "NT pass pass pass")
+    assert all(a < BELOTE_BASE for a in d.legal_actions())
+    with pytest.raises(RuleError, match=r"R7\.1"):
+        d.apply(DECLARE_BASE + decl("7C 8C 9C"))
+
+
+def test_r7_5_declare_before_the_card_in_trick_one_only():
+    d = deal_with({1: "7C 8C 9C JD"}, "S pass pass pass")
+    d.apply(DECLARE_BASE + decl("7C 8C 9C"))
+    assert DECLARE_BASE + decl("7C 8C 9C") not in d.legal_actions()  # announced once
+    while not d.trick_winners:
+        d.apply([a for a in d.legal_actions() if a < 32][0])
+    assert all(a < 64 for a in d.legal_actions())
+    with pytest.raises(RuleError, match=r"trick 1 only \(R7\.5\)"):
+        d.apply(DECLARE_BASE + decl("7C 8C 9C"))
+    r = _play_out(d)
+    assert r.declared[1] == (decl("7C 8C 9C"),)
+
+
+def test_r7_5_false_declaration_refused():
+    d = deal_with({1: "7C 8C JD"}, "S pass pass pass")
+    with pytest.raises(RuleError, match="does not hold it"):
+        d.apply(DECLARE_BASE + decl("7C 8C 9C"))
+
+
+def _play_out(d):
+    while not d.is_over:
+        d.apply([a for a in d.legal_actions() if a < 32][0])
+    return d.result
+
+
+def test_r7_8_declarations_of_a_team_without_tricks_still_count():
+    # Team 1 (seats 1, 3) holds every trump and ace: team 0 takes no trick but keeps its carré.
+    d = deal_with(
+        {1: "JS 9S AS TS KS QS 8S 7S", 3: "AC AD AH TC TD TH KC KD", 0: "JC JD JH QC QD QH 7C 8C"},
+        "S pass pass pass",
+    )
+    d.apply(DECLARE_BASE + decl("7S 8S 9S TS JS QS KS AS"))
+    r = _play_out(d)
+    assert r.valat == 1
+    assert r.declarations == (0, 100)  # only team 1's quint: team 0 announced nothing
+
+
+def test_r7_8_tierce_counts_for_a_team_without_tricks():
+    # Seat 1 holds every trump, seat 3 the other aces and tens: team 0 takes no trick.
+    hands_spec = {1: "JS 9S AS TS KS QS 8S 7S", 3: "AC AD AH TC TD TH KC KD",
+                  2: "7C 8C 9C JC JD JH 7D 8D", 0: "QC QD QH KH 9D 9H 8H 7H"}
+    d = deal_with(hands_spec, "S pass pass pass")
+    d.apply(card("JS"))
+    d.apply(DECLARE_BASE + decl("7C 8C 9C"))
+    d.apply(card("7C"))
+    r = _play_out(d)
+    assert r.valat == 1 and r.declarations == (20, 0)
+    assert r.totals == (20, 162 + 90)  # R8: valat +90 beside the last 10
+
+
+def test_r7_7_example_7_trumping_with_the_queen_gives_belote():
+    d = deal_with({1: "AC", 2: "QH KH"}, "H pass pass pass", void={2: "C"})
+    d.apply(card("AC"))
+    assert BELOTE_BASE + card("QH") in d.legal_actions()
+    d.apply(BELOTE_BASE + card("QH"))
+    r = _play_out(d)
+    assert r.belote == (20, 0)
+
+
+def test_r7_7_example_8_all_trumps_discard_gives_no_belote_and_none_later():
+    d = deal_with({1: "AC", 2: "QH KH 7S"}, "AT pass pass pass", void={2: "C"})
+    d.apply(card("AC"))
+    assert BELOTE_BASE + card("KH") not in d.legal_actions()
+    with pytest.raises(RuleError, match=r"discarded on another suit \(R7\.7\)"):
+        d.apply(BELOTE_BASE + card("KH"))
+    d.apply(card("KH"))
+    assert not any(a >= BELOTE_BASE and a < 64 and (a - 32) == card("QH") for a in d.legal_actions())
+
+
+def test_r7_7_belote_only_in_trumps_for_a_suit_contract_and_needs_both_cards():
+    d = deal_with({1: "QS KS QH"}, "H pass pass pass")
+    legal = d.legal_actions()
+    assert BELOTE_BASE + card("QS") not in legal
+    with pytest.raises(RuleError, match=r"king and queen of trumps \(R7\.7\)"):
+        d.apply(BELOTE_BASE + card("QS"))
+    with pytest.raises(RuleError, match=r"does not hold both"):
+        d.apply(BELOTE_BASE + card("QH"))
+
+
+def test_r7_7_belote_inside_a_declared_sequence_still_counts():
+    d = deal_with({1: "JH QH KH"}, "H pass pass pass")
+    d.apply(DECLARE_BASE + decl("JH QH KH"))
+    d.apply(BELOTE_BASE + card("KH"))
+    r = _play_out(d)
+    assert r.belote[1] == 20 and r.declarations[1] in (0, 20)

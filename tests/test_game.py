@@ -1,0 +1,225 @@
+"""Deal and match state machines: R1.2 teams, R2 dealing, R6/R8/R9 deal totals, R12 end of match."""
+
+import random
+
+import pytest
+
+from belot.auction import parse_call
+from belot.contracts import S
+from belot.errors import RuleError
+from belot.game import CALL_BASE, CHANCE, OVER, TERMINAL, Deal, DealResult, Match, deal_hands
+
+from conftest import card, make_hands
+
+
+class _NoShuffle(random.Random):
+    def shuffle(self, x):  # type: ignore[override]
+        pass
+
+
+def test_r2_3_dealing_order_three_two_three_from_the_forehand():
+    hands = deal_hands(_NoShuffle(), dealer=3)  # forehand is seat 0
+    assert hands[0] == [0, 1, 2, 12, 13, 20, 21, 22]
+    assert hands[1] == [3, 4, 5, 14, 15, 23, 24, 25]
+    assert hands[3] == [9, 10, 11, 18, 19, 29, 30, 31]
+
+
+def test_r2_3_only_the_first_five_cards_are_seen_while_bidding():
+    d = Deal(0, deal_hands(random.Random(1), 0))
+    v = d.view(2)
+    assert len(v.hand) == 5 and set(v.hand) == set(d.dealt[2][:5])
+    for c in ("H", "pass", "pass", "pass"):
+        d.apply(CALL_BASE + parse_call(c))
+    assert len(d.view(2).hand) == 8
+
+
+def test_r2_2_uniform_shuffle_from_the_injected_rng():
+    assert deal_hands(random.Random(8), 1) == deal_hands(random.Random(8), 1)
+    assert deal_hands(random.Random(8), 1) != deal_hands(random.Random(9), 1)
+    counts = [[0] * 4 for _ in range(32)]
+    rng = random.Random(0)
+    n = 4000
+    for _ in range(n):
+        for seat, hand in enumerate(deal_hands(rng, 0)):
+            for c in hand:
+                counts[c][seat] += 1
+    for row in counts:  # each card in each seat a quarter of the time (binomial, 6 sigma)
+        assert all(abs(x - n / 4) < 6 * (n * 0.1875) ** 0.5 for x in row)
+
+
+def test_r6_3_no_trumps_card_points_doubled():
+    d = Deal(0, deal_hands(random.Random(21), 0))
+    for c in ("NT", "pass", "pass", "pass"):
+        d.apply(CALL_BASE + parse_call(c))
+    _play_first_legal(d)
+    r = d.result
+    assert sum(r.card_points) == 260 and all(p % 2 == 0 for p in r.card_points)
+    assert r.declarations == (0, 0) and r.belote == (0, 0)
+
+
+def test_r2_1_dealer_passes_to_the_right_after_every_deal_including_all_pass():
+    m = Match(rng=random.Random(4), first_dealer=2)
+    assert m.current.dealer == 2 and m.current_player == 3
+    for _ in range(4):
+        m.apply(CALL_BASE + parse_call("pass"))
+    assert m.results[-1].outcome == "redeal" and m.current.dealer == 3
+
+
+def test_r1_2_partners_opposite():
+    d = Deal(0, make_hands({}))
+    for c in ("H", "pass", "pass", "pass"):
+        d.apply(CALL_BASE + parse_call(c))
+    assert d.auction.declarer == 1
+    d2 = Deal(0, make_hands({}))
+    for c in ("H", "kontra"):
+        d2.apply(CALL_BASE + parse_call(c))
+    # seat 2 is a defender (team 0), seat 3 the partner of seat 1: only seat 3 may redouble
+    assert d2.current_player == 3 and CALL_BASE + parse_call("rekontra") in d2.legal_actions()
+
+
+def _play_first_legal(d: Deal) -> None:
+    while not d.is_over:
+        d.apply([a for a in d.legal_actions() if a < 32][0])
+
+
+def valat_deal(dealer: int = 3) -> Deal:
+    """Forehand (dealer + 1) holds every spade and bids spades: its team takes all eight tricks."""
+    f = (dealer + 1) % 4
+    d = Deal(dealer, make_hands({f: "7S 8S 9S TS JS QS KS AS"}))
+    for c in ("S", "pass", "pass", "pass"):
+        d.apply(CALL_BASE + parse_call(c))
+    return d
+
+
+def test_r8_valat_adds_ninety_and_r9_totals():
+    d = valat_deal()
+    _play_first_legal(d)
+    r = d.result
+    assert r.valat == 0 and r.tricks == (0,) * 8
+    assert r.card_points == (162, 0) and r.totals == (252, 0)  # example 21
+    assert r.outcome == "made" and r.points == (25, 0)
+
+
+def test_r6_2_last_trick_ten_and_r9_1_totals_add_up():
+    d = Deal(0, deal_hands(random.Random(9), 0))
+    for c in ("AT", "pass", "pass", "pass"):
+        d.apply(CALL_BASE + parse_call(c))
+    _play_first_legal(d)
+    r = d.result
+    assert sum(r.card_points) + (90 if r.valat is not None else 0) == 258
+    assert r.totals[0] == r.card_points[0] + r.declarations[0] + r.belote[0] + (90 if r.valat == 0 else 0)
+
+
+def test_r9_2_outcome_from_totals_of_a_played_deal():
+    d = Deal(0, deal_hands(random.Random(11), 0))
+    for c in ("D", "pass", "pass", "pass"):
+        d.apply(CALL_BASE + parse_call(c))
+    _play_first_legal(d)
+    r = d.result
+    b, dd = r.totals[1], r.totals[0]
+    assert r.outcome == ("made" if b > dd else "inside" if b < dd else "hanging")
+
+
+def test_r12_2_capot_example_no_going_out_on_a_valat():
+    m = Match(first_dealer=3)
+    m.score = [140, 100]
+    d = m.deal(valat_deal(3).dealt, 3)
+    for c in ("S", "pass", "pass", "pass"):
+        m.apply(CALL_BASE + parse_call(c))
+    while not d.is_over:
+        m.apply([a for a in m.legal_actions() if a < 32][0])
+    assert m.score == [165, 100] and m.winner is None  # R12.2: the match goes on
+    m.deal(make_hands({}), 0)
+    for _ in range(4):
+        m.apply(CALL_BASE + parse_call("pass"))
+    assert m.winner is None  # an all-pass deal does not count either
+    d = m.deal(deal_hands(random.Random(0), 1), 1)
+    for c in ("H", "pass", "pass", "pass"):
+        m.apply(CALL_BASE + parse_call(c))
+    while not d.is_over:
+        m.apply([a for a in m.legal_actions() if a < 32][0])
+    assert d.result.valat is None
+    assert m.winner == 0 and m.current_player == TERMINAL and m.is_over
+    with pytest.raises(RuleError, match=r"match is over \(R12\.1\)"):
+        m.apply(0)
+
+
+def _result(points, valat=None, outcome="made"):
+    return DealResult(S, 0, 1, (), (0, 0), (0, 0), (0, 0), valat, (0, 0), outcome, points, 0)
+
+
+class _Done:
+    def __init__(self, r):
+        self.result = r
+
+
+def test_r12_1_the_team_with_more_wins_and_equal_scores_play_on():
+    m = Match(first_dealer=0)
+    m.score = [145, 140]
+    m._close_deal(_Done(_result((10, 11))))
+    assert m.score == [155, 151] and m.winner == 0  # both past 151: more wins
+    m = Match(first_dealer=0)
+    m.score = [145, 140]
+    m._close_deal(_Done(_result((6, 11))))
+    assert m.score == [151, 151] and m.winner is None  # equal: play on
+    m._close_deal(_Done(_result((0, 3))))
+    assert m.winner == 1
+
+
+def test_chance_node_until_hands_are_given():
+    m = Match(first_dealer=1)
+    assert m.current_player == CHANCE and m.legal_actions() == []
+    m.deal(make_hands({}))
+    assert m.current_player == 2
+
+
+def test_wrong_dealer_refused_r2_1():
+    m = Match(first_dealer=1)
+    m.deal(make_hands({}))
+    for _ in range(4):
+        m.apply(CALL_BASE + parse_call("pass"))
+    with pytest.raises(RuleError, match=r"R2\.1"):
+        m.deal(make_hands({}), 0)
+
+
+def test_bad_hands_refused():
+    with pytest.raises(RuleError, match="dealt twice"):
+        Deal(0, [[0] * 8, [], [], []])
+    with pytest.raises(RuleError, match=r"R2\.3"):
+        Deal(0, [list(range(7)), list(range(8, 16)), list(range(16, 24)), list(range(24, 32))])
+
+
+def test_clone_is_independent():
+    m = Match(rng=random.Random(2))
+    c = m.clone()
+    a = m.legal_actions()[0]
+    m.apply(a)
+    assert len(c.current.actions) == 0 and len(m.current.actions) == 1
+    # the clone deals the same future as the original
+    c.apply(a)
+    rng = random.Random(3)
+    while not m.is_over:
+        x = rng.choice(m.legal_actions())
+        m.apply(x)
+        c.apply(x)
+    assert c.score == m.score and c.winner == m.winner
+
+
+def test_same_seed_same_match():
+    def run(seed):
+        m = Match(rng=random.Random(seed))
+        rng = random.Random(seed)
+        while not m.is_over:
+            m.apply(rng.choice(m.legal_actions()))
+        return m.score, [r.points for r in m.results]
+
+    assert run(5) == run(5)
+
+
+def test_deal_over_refuses_actions():
+    d = Deal(0, make_hands({}))
+    for _ in range(4):
+        d.apply(CALL_BASE + parse_call("pass"))
+    assert d.phase == OVER and d.legal_actions() == []
+    with pytest.raises(RuleError):
+        d.apply(card("7C"))

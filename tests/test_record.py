@@ -1,0 +1,192 @@
+"""belot-record/1: the shared examples replay exactly; writing round-trips; bad records exit 2."""
+
+import copy
+import json
+import subprocess
+import sys
+
+import pytest
+
+from belot.cli import main
+from belot.errors import RecordError
+from belot.game import Match
+from belot.record import dumps, loads, replay, results, to_json
+
+
+def load_example(examples_dir, n):
+    return json.loads((examples_dir / f"match-{n}.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_examples_replay_to_their_results(examples_dir, n):
+    m = replay(load_example(examples_dir, n))
+    expected = json.loads((examples_dir / f"match-{n}.results.json").read_text(encoding="utf-8"))
+    assert results(m) == expected
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_examples_round_trip(examples_dir, n):
+    doc = load_example(examples_dir, n)
+    assert to_json(replay(doc)) == doc
+    assert to_json(loads(dumps(replay(doc)))) == doc
+
+
+def test_replay_json_cli(examples_dir, capsys):
+    assert main(["replay", str(examples_dir / "match-2.json"), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out == json.loads((examples_dir / "match-2.results.json").read_text(encoding="utf-8"))
+
+
+def test_replay_text_cli(examples_dir, capsys):
+    assert main(["replay", str(examples_dir / "match-1.json")]) == 0
+    out = capsys.readouterr().out
+    assert "Deal 1: H by" in out and "made" in out and "wins" in out
+    assert "score 289 - 171" in out.replace("  ", " ") or "289 - 171" in out
+
+
+def test_a_record_may_stop_in_the_middle_of_a_deal(examples_dir):
+    doc = load_example(examples_dir, 1)
+    doc["deals"] = doc["deals"][:2]
+    doc["deals"][1]["play"] = doc["deals"][1]["play"][:13]
+    m = replay(doc)
+    r = results(m)
+    assert r["deals"][-1]["outcome"] is None and len(r["deals"][-1]["tricks"]) == 3
+    assert to_json(m) == doc
+
+
+def _error(doc) -> str:
+    with pytest.raises(RecordError) as e:
+        replay(doc)
+    return str(e.value)
+
+
+def _cli_error(tmp_path, capsys, text: str) -> str:
+    p = tmp_path / "bad.json"
+    p.write_text(text, encoding="utf-8")
+    assert main(["replay", str(p)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err
+    return err
+
+
+def test_bad_json_exit_2(tmp_path, capsys):
+    assert "not valid JSON" in _cli_error(tmp_path, capsys, '{"format": "belot-record/1", ')
+
+
+def test_unknown_fields_are_errors(examples_dir):
+    doc = load_example(examples_dir, 1)
+    doc["comment"] = "x"
+    assert "unknown field 'comment'" in _error(doc)
+    doc = load_example(examples_dir, 1)
+    doc["deals"][2]["note"] = 1
+    assert _error(doc) == "deal 2: unknown field 'note'"
+    doc = load_example(examples_dir, 1)
+    doc["deals"][0]["play"][0]["why"] = 1
+    assert _error(doc) == "deal 0, play[0]: unknown field 'why'"
+
+
+def test_unknown_and_unsupported_options(examples_dir):
+    doc = load_example(examples_dir, 1)
+    doc["options"] = ["OPT-NOPE"]
+    assert "unknown rule option 'OPT-NOPE'" in _error(doc)
+    doc["options"] = ["OPT-SURCONTRA"]
+    assert "not supported" in _error(doc)
+
+
+def test_card_not_held(examples_dir):
+    doc = load_example(examples_dir, 1)
+    # deal 0: seat 1 (forehand) leads; 9D belongs to seat 2
+    doc["deals"][0]["play"][0] = "9D"
+    assert _error(doc) == "deal 0, play[0]: 9D is not in the player's hand (R5.1)"
+
+
+def test_illegal_card(examples_dir):
+    doc = load_example(examples_dir, 1)
+    # deal 0, hearts: seat 1 leads 7D; seat 2 holds 9D and KD and must follow diamonds
+    doc["deals"][0]["play"][1] = "QH"
+    assert _error(doc) == "deal 0, play[1]: QH is not legal: must follow diamonds (R5.2)"
+
+
+def test_false_declaration(examples_dir):
+    doc = load_example(examples_dir, 1)
+    doc["deals"][0]["play"][1] = {"card": "9D", "declare": [["7C", "8C", "9C"]]}
+    assert "deal 0, play[1]: false declaration 7C 8C 9C: the player does not hold it" in _error(doc)
+    doc["deals"][0]["play"][1] = {"card": "9D", "declare": [["QH", "KC", "QC"]]}
+    assert "not a sequence" in _error(doc)
+
+
+def test_declaration_after_trick_one(examples_dir):
+    doc = load_example(examples_dir, 1)
+    doc["deals"][0]["play"][4] = {"card": doc["deals"][0]["play"][4], "declare": [["7C", "8C", "9C"]]}
+    assert "deal 0, play[4]: declarations are made" in _error(doc) and "(R7.5)" in _error(doc)
+
+
+def test_false_belote(examples_dir):
+    doc = load_example(examples_dir, 1)
+    doc["deals"][0]["play"][1] = {"card": "9D", "belote": True}
+    assert _error(doc) == (
+        "deal 0, play[1]: no belote with 9D: belote is the king and queen of one suit (R7.7)"
+    )
+
+
+def test_illegal_call(examples_dir):
+    doc = load_example(examples_dir, 1)
+    doc["deals"][0]["auction"] = ["H", "kontra", "kontra"]
+    assert _error(doc).startswith("deal 0, auction[2]: kontra is not legal")
+    doc["deals"][0]["auction"] = ["H", "double"]
+    assert "deal 0, auction[1]: 'double' is not a call" in _error(doc)
+
+
+def test_play_after_the_match_is_won(examples_dir):
+    doc = load_example(examples_dir, 1)
+    extra = copy.deepcopy(doc["deals"][-1])
+    extra["dealer"] = (extra["dealer"] + 1) % 4
+    doc["deals"].append(extra)
+    n = len(doc["deals"]) - 1
+    assert _error(doc) == f"deal {n}: the match was already won by team 0 (R12.1)"
+
+
+def test_unfinished_deal_followed_by_another(examples_dir):
+    doc = load_example(examples_dir, 1)
+    doc["deals"][0]["play"] = doc["deals"][0]["play"][:5]
+    assert _error(doc) == "deal 0: the deal is not finished but another deal follows"
+
+
+def test_wrong_dealer(examples_dir):
+    doc = load_example(examples_dir, 1)
+    doc["deals"][1]["dealer"] = 3
+    assert _error(doc) == "deal 1: the dealer must be seat 1, the right of the last dealer, not 3 (R2.1)"
+
+
+def test_structural_errors():
+    assert "format must be" in _error({"format": "x", "deals": []})
+    assert "must be a JSON object" in _error([])
+    assert "target must be" in _error({"format": "belot-record/1", "target": -3, "deals": []})
+    assert "deal 0: missing field 'hands'" in _error({"format": "belot-record/1", "deals": [{"dealer": 0}]})
+
+
+def test_missing_file_exit_2(tmp_path, capsys):
+    assert main(["replay", str(tmp_path / "nope.json")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_cli_exit_status_in_a_real_process(tmp_path):
+    p = tmp_path / "bad.json"
+    p.write_text("[1, 2", encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "belot", "replay", str(p)], capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("belot replay: the record is not valid JSON")
+    assert proc.stdout == ""
+
+
+def test_random_match_cli_is_reproducible_and_replays(tmp_path, capsys):
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    assert main(["random-match", "--seed", "7", "--out", str(a)]) == 0
+    assert main(["random-match", "--seed", "7", "--out", str(b)]) == 0
+    assert a.read_bytes() == b.read_bytes()
+    capsys.readouterr()
+    assert main(["replay", str(a), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["winner"] in (0, 1)
+    m = replay(json.loads(a.read_text(encoding="utf-8")))
+    assert isinstance(m, Match) and m.is_over
