@@ -368,3 +368,24 @@ def test_encoded_broadcast_equals_the_state_of_each_seat(tmp_path: Path) -> None
             s = table.match.current_player
             legal = state(client, table_id, tokens[s])["view"]["legal"]
             client.post(f"/api/tables/{table_id}/action", json={"token": tokens[s], "action": rng.choice(legal)})
+
+
+def test_action_not_stored_is_not_played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing is broadcast or changed unless the database took the action first."""
+    from sqlalchemy.exc import OperationalError
+
+    with make_client(tmp_path) as client:
+        table_id, tokens = new_table(client, ["human"] * 4)
+        storage = client.app.state.lobby.storage  # type: ignore[attr-defined]
+
+        def fail(*_args: Any, **_kwargs: Any) -> None:
+            raise OperationalError("INSERT", {}, Exception("disk I/O error"))
+
+        before = state(client, table_id)
+        s = before["view"]["to_move"]
+        legal = state(client, table_id, tokens[s])["view"]["legal"]
+        monkeypatch.setattr(storage, "append_action", fail)
+        r = client.post(f"/api/tables/{table_id}/action", json={"token": tokens[s], "action": legal[0]})
+        assert r.status_code == 503 and r.json()["error"]["code"] == "storage_error"
+        after = state(client, table_id)
+        assert after["seq"] == before["seq"] and after["view"] == before["view"]

@@ -23,6 +23,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from .. import declarations as decl
 from .. import record as belot_record
 from ..bots import Bot, bot_names, make_bot
@@ -195,6 +197,7 @@ class Table:
         self.turn_deadline: float | None = None
         self._pending: asyncio.Task[None] | None = None  # the bot turn or turn timer waiting
         self._history_cache: tuple[int, str] = (-1, "")
+        self._previous_cache: dict[tuple[int, int | None], dict[str, Any]] = {}
 
     # -- who is who -------------------------------------------------------------------------------
 
@@ -304,6 +307,11 @@ class Table:
         m = self.match
         if len(m.deals) < 2 or m.deals[-1].phase != AUCTION:
             return None
+        key = (len(m.deals), seat)  # a finished deal never changes: build it once per seat
+        if key in self._previous_cache:
+            return self._previous_cache[key]
+        if self._previous_cache and next(iter(self._previous_cache))[0] != len(m.deals):
+            self._previous_cache.clear()
         ended = m.deals[-2]
         prev = view_to_json(ended.view(0 if seat is None else seat), public=seat is None)
         if seat is not None and ended.contract < 0:
@@ -311,6 +319,7 @@ class Table:
             # saw only its first five; SeatView of a finished deal lists all eight.
             prev["hand"] = [CARD_NAMES[c] for c in sorted(ended.dealt[seat][:5])]
         prev.update(deal_index=len(m.deals) - 2, score=list(m.score), target=m.target, winner=None, history=[])
+        self._previous_cache[key] = prev
         return prev
 
     def _last(self, seat: int | None) -> dict[str, Any] | None:
@@ -470,7 +479,11 @@ class Table:
         ]
         status = FINISHED if trial.is_over else None
         text = belot_record.dumps(trial, self.players()) if trial.is_over else None
-        self.lobby.storage.append_action(self.id, self.seq, seat, action, bot, new_deals, status, text)
+        try:
+            self.lobby.storage.append_action(self.id, self.seq, seat, action, bot, new_deals, status, text)
+        except SQLAlchemyError as e:  # not stored, so not played: the state stays as it was
+            log.error("table %s: cannot store action %d: %s", self.id, self.seq, e)
+            raise TableError("storage_error", "the action could not be stored; nothing changed, try again", 503) from None
         self.match = trial
         self.seq += 1
         if status is not None:
