@@ -4,7 +4,8 @@ Each step is what a training loop does: ``env.last()`` (observation vector and a
 agent to act), pick a uniformly random legal action from the mask, ``env.step(action)``; the
 agents' final dead steps at the end of each episode count too.  Measured on the wrapped `env()`
 (PettingZoo's usual wrappers) and on `raw_env`, in deal and match mode.  The last line is the
-figure: ``env steps/s (wrapped, deal): N``.
+figure: ``env steps/s (wrapped, deal): N`` (wall clock).  On a shared machine the wall-clock
+figure depends on the load, so each line also gives steps per CPU second of this process.
 """
 
 from __future__ import annotations
@@ -19,12 +20,12 @@ import numpy as np
 from belot.env import belot_v0
 
 
-def run(e: object, steps: int, seed: int) -> tuple[float, int, int]:
-    """(seconds, steps, episodes) for at least ``steps`` steps of whole episodes."""
+def run(e: object, steps: int, seed: int) -> tuple[float, float, int, int]:
+    """(wall seconds, CPU seconds, steps, episodes) for at least ``steps`` steps of whole episodes."""
     rng = random.Random(seed)
     n = episodes = 0
     e.reset(seed=seed)  # type: ignore[attr-defined]
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     while n < steps:
         for agent in e.agent_iter():  # type: ignore[attr-defined]
             obs, reward, terminated, truncated, info = e.last()  # type: ignore[attr-defined]
@@ -37,7 +38,7 @@ def run(e: object, steps: int, seed: int) -> tuple[float, int, int]:
             n += 1
         episodes += 1
         e.reset()  # type: ignore[attr-defined]
-    return time.perf_counter() - start, n, episodes
+    return time.perf_counter() - start, time.process_time() - cpu, n, episodes
 
 
 def main() -> None:
@@ -52,10 +53,14 @@ def main() -> None:
             make = belot_v0.env if wrapped else belot_v0.raw_env
             e = make(mode=mode, seed=args.seed)
             run(e, 2000, args.seed)  # warm-up
-            elapsed, n, episodes = run(e, args.steps, args.seed)
+            elapsed, cpu, n, episodes = run(e, args.steps, args.seed)
             label = f"{'wrapped' if wrapped else 'raw'}, {mode}"
             results[label] = n / elapsed
-            print(f"{label:14s} {n} steps, {episodes} episodes in {elapsed:.2f} s: {n / elapsed:,.0f} steps/s")
+            print(
+                f"{label:14s} {n} steps, {episodes} episodes in {elapsed:.2f} s: {n / elapsed:,.0f} steps/s"
+                f" ({n / cpu:,.0f} per CPU second)"
+            )
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"env steps/s (wrapped, deal): {results['wrapped, deal']:,.0f}")
 
 

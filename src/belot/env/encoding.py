@@ -191,6 +191,28 @@ _TRICK_POINTS, _SCORE, _TARGET, _POT, _DEAL_INDEX = (
     _O["trick_points"], _O["score"], _O["target"], _O["pot"], _O["deal_index"]
 )
 _DECL_KIND = tuple(_KIND_INDEX[d.kind] for d in DECLARATIONS)
+
+
+def _flat(seat_offsets: list[tuple[int, int]]) -> np.ndarray:
+    """Flat indices into the (4, SIZE) array of (observer, index-in-row) pairs."""
+    return np.array([o * SIZE + i for o, i in seat_offsets], dtype=np.intp)
+
+
+# Card ``c`` played by ``seat`` in trick ``k``: the entries every observer sets to 1 (history,
+# played, trick), and the unseen entries of the three others that go to 0.
+_PLAY_ONES = tuple(
+    tuple(
+        tuple(
+            _flat([(o, base + 32 * ((seat - o) & 3) + c) for o in range(4)
+                   for base in (_HISTORY + 128 * k, _PLAYED, _TRICK)])
+            for c in range(NUM_CARDS)
+        )
+        for k in range(8)
+    )
+    for seat in range(4)
+)
+_UNSEEN_ALL = tuple(_flat([(o, _UNSEEN + c) for o in range(4)]) for c in range(NUM_CARDS))
+_TO_MOVE_FLAT = tuple(_flat([(o, _TO_MOVE + ((s - o) & 3)) for o in range(4)]) for s in range(4))
 _DECL_CARDS = tuple(tuple(d.cards) for d in DECLARATIONS)
 
 
@@ -204,10 +226,11 @@ class IncrementalEncoder:
     It reads only public facts and each seat's own cards into that seat's row.
     """
 
-    __slots__ = ("x", "rows", "passes", "contract", "points", "won", "n_cards", "trick_cards", "to_move")
+    __slots__ = ("x", "flat", "rows", "passes", "contract", "points", "won", "n_cards", "trick_cards", "to_move")
 
     def __init__(self) -> None:
         self.x = np.zeros((4, SIZE), dtype=DTYPE)
+        self.flat = self.x.reshape(-1)  # a view: writes go to x
         self.rows = [self.x[o] for o in range(4)]
         self.passes = 0
         self.contract = -1
@@ -255,13 +278,9 @@ class IncrementalEncoder:
             n = self.n_cards
             k, pos = n >> 2, n & 3
             self.n_cards = n + 1
-            for o in range(4):
-                row = rows[o]
-                r32 = 32 * rel[o] + card
-                row[_HISTORY + 128 * k + r32] = 1.0
-                row[_PLAYED + r32] = 1.0
-                row[_TRICK + r32] = 1.0
-                row[_UNSEEN + card] = 0.0
+            flat = self.flat
+            flat[_PLAY_ONES[seat][k][card]] = 1.0
+            flat[_UNSEEN_ALL[card]] = 0.0
             rows[seat][_HAND + card] = 0.0
             if pos == 0:
                 for o in range(4):
@@ -303,15 +322,10 @@ class IncrementalEncoder:
     def _set_to_move(self, to_move: int) -> None:
         if to_move == self.to_move:
             return
-        rows = self.rows
         if self.to_move >= 0:
-            old = _REL[self.to_move]
-            for o in range(4):
-                rows[o][_TO_MOVE + old[o]] = 0.0
+            self.flat[_TO_MOVE_FLAT[self.to_move]] = 0.0
         if to_move >= 0:
-            new = _REL[to_move]
-            for o in range(4):
-                rows[o][_TO_MOVE + new[o]] = 1.0
+            self.flat[_TO_MOVE_FLAT[to_move]] = 1.0
         self.to_move = to_move
 
     def _phase(self, index: int) -> None:
