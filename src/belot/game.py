@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from . import declarations as decl
 from .auction import BID_BASE, CALL_NAMES, KONTRA, NUM_CALLS, PASS, REKONTRA, Auction
-from .cards import CARD_NAMES, FULL_DECK, NUM_CARDS, QUEEN, SUIT_MASKS, cards_of
+from .cards import _SUIT_CARDS, CARD_NAMES, FULL_DECK, NUM_CARDS, QUEEN, SUIT_MASKS, cards_of
 from .contracts import AT, CONTRACT_NAMES, NO_CONTRACT, NT, TABLES, VALAT_BONUS, LAST_TRICK_BONUS, Rules
 from .errors import RuleError
 from .play import explain_illegal, legal_cards
@@ -168,8 +168,7 @@ class Deal:
         self.rules = rules or Rules()
         self.dealer = dealer
         self.dealt: tuple[tuple[int, ...], ...] = tuple(tuple(h) for h in hands)
-        _check_hands(self.dealt)
-        self.hands = [sum(1 << c for c in h) for h in self.dealt]
+        self.hands = _check_hands(self.dealt)
         self.pot = pot
         self.phase = AUCTION
         self.auction = Auction((dealer + 1) & 3)
@@ -212,8 +211,9 @@ class Deal:
         phase = self.phase
         if phase == PLAY:
             seat = self.to_move
-            legal = self._legal_cards()
-            out = cards_of(legal)
+            legal = self._legal if self._legal >= 0 else self._legal_cards()
+            sc = _SUIT_CARDS
+            out = [*sc[0][legal & 0xFF], *sc[1][legal >> 8 & 0xFF], *sc[2][legal >> 16 & 0xFF], *sc[3][legal >> 24]]
             contract = self.table.contract
             if contract != NT:
                 hand = self.hands[seat]
@@ -576,23 +576,30 @@ def _describe(action: int) -> str:
         return repr(action)
 
 
-def _check_hands(hands: tuple[tuple[int, ...], ...]) -> None:
+def _check_hands(hands: tuple[tuple[int, ...], ...]) -> list[int]:
+    """The hands as masks, after checking they are a deal of distinct cards (R1.1, R2.3)."""
     if len(hands) != 4:
         raise RuleError(f"a deal has four hands, not {len(hands)}", "R1.2")
+    masks = []
     seen = 0
     for seat, h in enumerate(hands):
         if len(h) not in (5, 8):
             raise RuleError(f"seat {seat} was dealt {len(h)} cards, not 8 (or 5 before bidding)", "R2.3")
+        m = 0
         for c in h:
-            if not isinstance(c, int) or not 0 <= c < NUM_CARDS:
+            if type(c) is not int or not 0 <= c < NUM_CARDS:
                 raise RuleError(f"{c!r} is not a card", "R1.1")
-            if seen >> c & 1:
-                raise RuleError(f"{CARD_NAMES[c]} was dealt twice", "R1.1")
-            seen |= 1 << c
-    if all(len(h) == 8 for h in hands) and seen != FULL_DECK:
-        raise RuleError("the hands do not hold the 32 cards", "R1.1")
+            m |= 1 << c
+        if m & seen or m.bit_count() != len(h):
+            dup = next(c for c in h if (m & seen) >> c & 1 or list(h).count(c) > 1)
+            raise RuleError(f"{CARD_NAMES[dup]} was dealt twice", "R1.1")
+        seen |= m
+        masks.append(m)
     if len({len(h) for h in hands}) != 1:
         raise RuleError("every hand must hold the same number of cards", "R2.3")
+    if len(hands[0]) == 8 and seen != FULL_DECK:
+        raise RuleError("the hands do not hold the 32 cards", "R1.1")
+    return masks
 
 
 def _explain_declaration(i: int, hand: int, announced: list[int]) -> str:
