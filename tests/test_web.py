@@ -132,7 +132,7 @@ def new_page(browser: Browser, width: int = 1280, height: int = 800, locale: str
 # -- driving a table --------------------------------------------------------------------------------
 
 PROBE = """() => {
-  const vis = (sel) => { const el = document.querySelector(sel); return !!el && el.offsetParent !== null; };
+  const vis = (sel) => { const el = document.querySelector(sel); return !!el && el.getClientRects().length > 0; };
   if (vis('#match-end')) return 'end';
   if (vis('#summary-ok')) return 'summary';
   if (vis('#belote-yes')) return 'belote';
@@ -207,64 +207,49 @@ def create_table(page: Page, server: Server, seats: tuple[str, str, str] | None 
 # -- the tests ----------------------------------------------------------------------------------
 
 
-def test_play_a_whole_deal_by_clicking_and_see_the_score_sheet(browser: Browser, server: Server) -> None:
+def test_play_a_whole_deal_by_clicking_in_turkish_and_see_the_score_sheet(browser: Browser, server: Server) -> None:
     page = new_page(browser)
     tid = create_table(page, server)
     assert page.locator("[data-seat]").count() == 4
-    seen: set[str] = set()
-    first_call = True
-    for _ in range(300):
-        what = act_once(page, server, bid=first_call, check_legal=True)
-        if what == "call":
-            first_call = False
-        seen.add(what)
-        if what == "summary":
-            break
-        if server.get(f"/api/tables/{tid}")["table"]["score"] != [0, 0] and page.locator(".sheet tr.deal").count():
-            break
-    # The deal is on the sheet: a line with the contract, and totals equal to the server's score.
-    page.wait_for_selector(".sheet tr.deal")
-    score = server.get(f"/api/tables/{tid}")["table"]["score"]
-    assert sum(score) > 0
-    assert page.locator(".sheet [data-total='0']").first.inner_text() == str(score[0])
-    assert page.locator(".sheet [data-total='1']").first.inner_text() == str(score[1])
-    assert {"call", "card"} <= seen
-    # The last trick on demand shows four cards.
-    if page.locator("#summary-ok").is_visible():
-        page.click("#summary-ok")
-    page.click("#btn-last")
-    page.wait_for_selector("#last-dialog")
-    page.keyboard.press("Escape")
-    assert not page.errors  # type: ignore[attr-defined]
-
-
-def test_summary_shows_the_breakdown_and_language_switches(browser: Browser, server: Server) -> None:
-    page = new_page(browser)
-    create_table(page, server)
-    page.select_option("#lang", "en")
     page.wait_for_selector("[data-call='pass']")
     assert page.locator("[data-call='pass']").inner_text().endswith("Pass")
+    # Switch to Turkish in the middle of the auction: the game's own words appear at once.
     page.select_option("#lang", "tr")
     page.wait_for_function("document.documentElement.lang === 'tr'")
     assert page.locator("[data-call='pass']").inner_text().endswith("Pas")
     body = page.inner_text("body")
     assert "Skor kağıdı" in body and "Biz" in body and "Onlar" in body and "Artırma" in body
-    # Play to the end of the deal: the summary names the Turkish outcome and rows.
+    # Play the deal by clicking: the clickable cards are exactly the server's legal ones.
+    seen: set[str] = set()
     first = True
     for _ in range(300):
-        what = act_once(page, server, bid=first, keep_summary=True)
+        what = act_once(page, server, bid=first, check_legal=True, keep_summary=True)
         first = first and what != "call"
+        seen.add(what)
         if what == "summary":
             break
+    assert {"call", "card", "summary"} <= seen
     dialog = page.inner_text("#summary-dialog")
     assert "Kağıt puanı" in dialog and "Anonslar" in dialog and "Belot" in dialog and "Kapo" in dialog
     assert any(w in dialog for w in ("Çıkarılmış", "Asılı", "İçeride"))
+    # The deal is on the sheet: a line, and totals equal to the server's score.
+    score = server.get(f"/api/tables/{tid}")["table"]["score"]
+    assert page.locator(".sheet tr.deal").count() == 1
+    assert page.locator(".sheet [data-total='0']").first.inner_text() == str(score[0])
+    assert page.locator(".sheet [data-total='1']").first.inner_text() == str(score[1])
     page.select_option("#lang", "bg")
     page.wait_for_function("document.documentElement.lang === 'bg'")
     assert "Точки от карти" in page.inner_text("#summary-dialog")
+    page.click("#summary-ok")
+    # The last trick on demand shows the four cards of the deal's last trick.
+    page.keyboard.press("l")
+    page.wait_for_selector("#last-dialog")
+    assert page.locator("#last-dialog figure").count() == 4
+    page.keyboard.press("Escape")
     page.reload()
     page.wait_for_selector(".felt")
     assert page.evaluate("document.documentElement.lang") == "bg"  # the choice is remembered
+    assert not page.errors  # type: ignore[attr-defined]
 
 
 def test_browser_language_is_the_default(browser: Browser, server: Server) -> None:
@@ -278,9 +263,11 @@ def test_browser_language_is_the_default(browser: Browser, server: Server) -> No
 def test_a_second_seat_never_sees_the_first_seats_cards(browser: Browser, server: Server) -> None:
     a = new_page(browser)
     tid = create_table(a, server, seats=("bot:random", "human", "bot:random"), name="Ayşe")
+    assert a.locator("#waiting").is_visible()  # seat 2 is free: nothing is played yet
     b = new_page(browser)
-    b.goto(f"{server.url}/t/{tid}")
-    b.click("[data-sit='2']")
+    b.goto(server.url + "/")
+    b.fill("#name", "Mehmet")
+    b.click(f"#open-tables li[data-table='{tid}'] [data-join]")  # the lobby's open tables
     b.wait_for_selector("#hand .card")
     a.wait_for_selector("#hand .card")
 
@@ -331,6 +318,41 @@ def test_the_page_continues_after_a_server_restart(browser: Browser, server: Ser
     for _ in range(6):
         act_once(page, server)
     assert server.get(f"/api/tables/{tid}")["table"]["seq"] > before
+
+
+def test_match_end_then_replay_with_all_hands_open(browser: Browser, server: Server) -> None:
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    page.fill("#target", "1")  # the first scored deal (without a capot) ends the match
+    tid = create_table(page, server)
+    first = True
+    for _ in range(600):
+        what = act_once(page, server, bid=first)
+        first = first and what != "call"
+        if what == "end":
+            break
+    end = page.inner_text("#match-end")
+    assert "The match is over" in end and ("Your team won" in end or "other team won" in end)
+    table = server.get(f"/api/tables/{tid}")["table"]
+    assert table["status"] == "finished"
+    page.click("#match-end a[href='/replay/%s']" % tid)
+    page.wait_for_selector(".replay .open-hand")
+    hands = page.locator(".replay .open-hand")
+    assert hands.count() == 4
+    assert [hands.nth(i).locator(".card-slot").count() for i in range(4)] == [5, 5, 5, 5]  # before the auction
+    record = server.get(f"/api/tables/{tid}/record")
+    deal = record["deals"][0]
+    shown = set(page.locator(".replay .open-hand [data-card]").evaluate_all("els => els.map(e => e.dataset.card)"))
+    assert shown == {c for h in deal["hands"] for c in h[:5]}
+    page.keyboard.press("ArrowRight")
+    assert page.inner_text("#narration").strip()
+    page.keyboard.press("End")
+    page.wait_for_selector("#replay-summary")
+    if deal["play"]:
+        assert page.locator(".replay .open-hand .card-slot.played").count() == 32
+    page.goto(server.url + "/")
+    page.wait_for_selector(f"#finished-tables li[data-table='{tid}']")
+    assert not page.errors  # type: ignore[attr-defined]
 
 
 def test_phone_width_and_keyboard(browser: Browser, server: Server) -> None:

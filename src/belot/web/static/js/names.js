@@ -5,9 +5,8 @@ import { suitIcon } from "./cards.js";
 
 export function botName(bot) {
   const short = String(bot || "").replace(/^bot:?/, "") || "random";
-  const key = "web.bot." + short;
-  const text = t(key);
-  return text === key ? t("web.bot.other", { name: short }) : text;
+  const text = t("web.bot." + short);
+  return text === "web.bot." + short ? t("web.bot.other", { name: short }) : text;
 }
 
 /** The name shown for a seat of a TABLE (protocol.md), "You" for the viewer's own seat. */

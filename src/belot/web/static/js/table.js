@@ -24,7 +24,6 @@ export function showTable(main, tableId) {
   let ackDeal = null;      // the last deal whose summary was seen
   let summary = null;      // {dealNo, result, potIn} shown until acknowledged
   let matchEndSeen = false;
-  let seatChooser = false;
   let wasDown = false;
   let alive = true;
 
@@ -92,8 +91,14 @@ export function showTable(main, tableId) {
 
   // -- actions ----------------------------------------------------------------------------
 
+  /** The seat's legal actions, none while the table waits for players (the server would refuse). */
+  function legalList() {
+    if (!msg || !msg.view || msg.table.status !== "playing") return [];
+    return msg.view.legal || [];
+  }
+
   function legalFor(card) {
-    const legal = (msg && msg.view && msg.view.legal) || [];
+    const legal = legalList();
     return {
       plain: legal.some((a) => a.card === card && !a.belote),
       belote: legal.some((a) => a.card === card && a.belote),
@@ -271,8 +276,14 @@ export function showTable(main, tableId) {
 
   function actionsHtml() {
     const v = msg.view;
-    const legal = v.legal || [];
+    const legal = legalList();
     if (v.winner !== null && v.winner !== undefined) return "";
+    if (msg.table.status === "waiting") {
+      // Nothing is played until every human seat is taken: show the link to share.
+      const link = location.origin + ((msg.table.links && msg.table.links.table) || `/t/${tableId}`);
+      return `<div class="prompt" id="waiting">${esc(t("web.table.waiting_players"))}</div>
+        <div class="prompt">${esc(t("web.lobby.link"))}: <a href="${esc(link)}">${esc(link)}</a></div>`;
+    }
     if (beloteFor) {
       return `<div class="prompt">${esc(t("web.table.belote_prompt", { card: cardWords(beloteFor, t) }))}</div>
         <button class="call" id="belote-yes" data-belote="yes">${esc(t("web.table.belote_yes"))}</button>
@@ -418,7 +429,7 @@ export function showTable(main, tableId) {
     if (/^[1-9]$/.test(key)) {
       const n = +key;
       if (v.phase === "auction") {
-        const a = (v.legal || [])[n - 1];
+        const a = legalList()[n - 1];
         if (a) send(a);
       } else {
         const b = main.querySelector(`#hand .card[data-index="${n}"]`);
@@ -447,8 +458,7 @@ export function showTable(main, tableId) {
     if (!token) {
       // No seat yet: look at the table, offer its free seats, and watch meanwhile.
       try {
-        const { table } = await api(`/api/tables/${tableId}`);
-        seatChooser = table.seats.some((s) => s.kind === "human" && !s.taken) && table.status !== "finished";
+        await api(`/api/tables/${tableId}`);
       } catch (e) {
         if (e instanceof ApiError && e.code === "no_table") {
           main.innerHTML = `<div class="lobby"><p class="box">${esc(t("web.table.not_found"))}</p></div>`;
