@@ -58,7 +58,9 @@ def evaluate(env, W: np.ndarray, deals: int, seed: int) -> tuple[float, float, s
     for _ in range(deals):
         reward, decisions = play_deal(env, W, rng)
         rewards.append(reward)
-        calls.update(action_name(int(legal[k])) for _, legal, k, _ in decisions if CALL_BASE <= legal[k] < DECLARE_BASE)
+        calls.update(
+            action_name(int(legal[k])) for _, legal, k, _ in decisions if CALL_BASE <= legal[k] < DECLARE_BASE
+        )
     total = sum(calls.values())
     top = ", ".join(f"{name} {n / total:.0%}" for name, n in calls.most_common(4))
     return float(np.mean(rewards)), float(np.std(rewards) / np.sqrt(deals)), top
@@ -75,7 +77,8 @@ def main() -> None:
     env = belot_v0.env(mode="deal")
     W = np.zeros((NUM_ACTIONS, SIZE), dtype=np.float32)  # one row of weights per action
     before = evaluate(env, W, args.eval_deals, seed=12345)
-    print(f"before training: mean reward per deal vs random {before[0]:+.2f} (+/- {before[1]:.2f}); calls: {before[2]}")
+    print(f"before training: mean reward per deal vs random {before[0]:+.2f} (+/- {before[1]:.2f}); "
+          f"calls: {before[2]}")
 
     rng = np.random.default_rng(args.seed)
     # Rewards swing by 100 points or more (kontra, rekontra): the advantage is scaled by a running
@@ -95,7 +98,8 @@ def main() -> None:
     print(f"trained on {deals} deals in {elapsed:.1f} s")
 
     after = evaluate(env, W, args.eval_deals, seed=12345)
-    print(f"after training:  mean reward per deal vs random {after[0]:+.2f} (+/- {after[1]:.2f}); calls: {after[2]}")
+    print(f"after training:  mean reward per deal vs random {after[0]:+.2f} (+/- {after[1]:.2f}); "
+          f"calls: {after[2]}")
 
 
 if __name__ == "__main__":

@@ -43,6 +43,10 @@ def _sections_differing(a: np.ndarray, b: np.ndarray) -> list[str]:
     return [name for name, start, stop, _ in describe() if diff & set(range(start, stop))]
 
 
+def _random_action(obs: dict, rng: random.Random) -> int:
+    return int(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+
+
 def _play_out(e, rng: random.Random) -> int:
     """Mask-sampled random agents until every agent is done; returns the steps taken."""
     steps = 0
@@ -169,10 +173,10 @@ def test_action_mask_is_the_legal_actions() -> None:
 # -- the information boundary -----------------------------------------------------------------------
 
 
-def _swap_hidden(hands: list[list[int]], a: int, b: int, rng: random.Random, first: int = 0) -> list[list[int]]:
-    """Swap two random cards (from position ``first`` on) between the hands of seats a and b."""
+def _swap_hidden(hands: list[list[int]], a: int, b: int, rng: random.Random) -> list[list[int]]:
+    """Swap two random cards between the hands of seats a and b."""
     out = [h[:] for h in hands]
-    i, j = rng.randrange(first, 8), rng.randrange(first, 8)
+    i, j = rng.randrange(8), rng.randrange(8)
     out[a][i], out[b][j] = out[b][j], out[a][i]
     return out
 
@@ -235,7 +239,10 @@ def test_own_last_three_cards_stay_hidden_during_the_auction(seed: int) -> None:
     # Everybody passes but the last caller, so the auction ends with a contract after 4+ calls.
     while e1.deal.phase == "auction":
         assert np.array_equal(e1.observe(name)["observation"], e2.observe(name)["observation"])
-        action = CALL_BASE + PASS if e1.deal.auction.passes < 2 else int(np.flatnonzero(e1.observe(e1.agent_selection)["action_mask"])[-1])
+        if e1.deal.auction.passes < 2:
+            action = CALL_BASE + PASS
+        else:  # the highest legal call
+            action = int(np.flatnonzero(e1.observe(e1.agent_selection)["action_mask"])[-1])
         e1.step(action)
         e2.step(action)
     if e1.deal.phase == "play":  # now the whole hand shows, so the views must differ
@@ -274,7 +281,7 @@ def test_match_rewards_add_up_to_the_score_difference() -> None:
         for agent in e.agent_iter():
             obs, reward, terminated, truncated, _ = e.last()
             totals[agent] += reward
-            e.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]).tolist())))
+            e.step(None if terminated or truncated else _random_action(obs, rng))
         m = e.unwrapped.match
         diff = m.score[0] - m.score[1]
         assert totals == {"player_0": diff, "player_1": -diff, "player_2": diff, "player_3": -diff}
@@ -291,7 +298,7 @@ def test_deal_reward_is_the_deal_points_difference() -> None:
         for agent in e.agent_iter():
             obs, reward, terminated, truncated, _ = e.last()
             got[agent] += reward
-            e.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]).tolist())))
+            e.step(None if terminated or truncated else _random_action(obs, rng))
         p = e.deal.result.points
         assert got["player_0"] == got["player_2"] == p[0] - p[1] == -got["player_1"] == -got["player_3"]
 

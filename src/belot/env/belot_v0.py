@@ -45,7 +45,9 @@ ILLEGAL_REWARD = -100.0  # more than a deal can cost short of a rekontra
 AGENTS = tuple(f"player_{seat}" for seat in range(4))
 
 
-def env(mode: str = "deal", seed: int | None = None, illegal_reward: float | None = ILLEGAL_REWARD, **kwargs: Any) -> AECEnv:
+def env(
+    mode: str = "deal", seed: int | None = None, illegal_reward: float | None = ILLEGAL_REWARD, **kwargs: Any
+) -> AECEnv:
     """The wrapped environment (the usual entry point); see the module docstring."""
     return _OrderEnforcing(raw_env(mode=mode, seed=seed, illegal_reward=illegal_reward, **kwargs))
 
@@ -263,7 +265,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         if self.match is not None:
             lines.append(f"deal {len(self.match.deals)}  score {self.match.score[0]}-{self.match.score[1]}")
         contract = CONTRACT_NAMES[deal.contract] if deal.contract >= 0 else "-"
-        lines.append(f"dealer {deal.dealer}  phase {deal.phase}  contract {contract} x{deal.auction.multiplier}")
+        mult = deal.auction.multiplier
+        lines.append(f"dealer {deal.dealer}  phase {deal.phase}  contract {contract} x{mult}")
         last = [f"{s}:{action_name(a)}" for s, a in zip(deal.actors[-4:], deal.actions[-4:])]
         lines.append("last actions: " + " ".join(last))
         if not deal.is_over:

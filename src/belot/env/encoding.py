@@ -20,7 +20,8 @@ from ..auction import BID_BASE, KONTRA, NUM_CALLS, PASS, REKONTRA
 from ..game import AUCTION, BELOTE_BASE, CALL_BASE, DECLARE_BASE, NUM_ACTIONS, OVER, PLAY, Deal, SeatView
 
 __all__ = [
-    "DTYPE", "NUM_ACTIONS", "OFFSETS", "SECTIONS", "SIZE", "IncrementalEncoder", "action_mask", "describe", "encode",
+    "DTYPE", "NUM_ACTIONS", "OFFSETS", "SECTIONS", "SIZE",
+    "IncrementalEncoder", "action_mask", "describe", "encode",
 ]
 
 DTYPE = np.float32
@@ -186,7 +187,8 @@ _HAND, _PHASE, _DEALER, _TO_MOVE = _O["hand"], _O["phase"], _O["dealer"], _O["to
 _BIDS, _KONTRAS, _REKONTRAS, _LAST_CALL = _O["bids"], _O["kontras"], _O["rekontras"], _O["last_call"]
 _PASSES, _CONTRACT, _DECLARER, _MULT = _O["passes"], _O["contract"], _O["declarer"], _O["multiplier"]
 _ANNOUNCED, _OWN, _BELOTES, _HISTORY = _O["announced"], _O["own_declared"], _O["belotes"], _O["history"]
-_LEADERS, _WINNERS, _TRICK, _PLAYED, _UNSEEN = _O["leaders"], _O["winners"], _O["trick"], _O["played"], _O["unseen"]
+_LEADERS, _WINNERS, _TRICK = _O["leaders"], _O["winners"], _O["trick"]
+_PLAYED, _UNSEEN = _O["played"], _O["unseen"]
 _TRICK_POINTS, _SCORE, _TARGET, _POT, _DEAL_INDEX = (
     _O["trick_points"], _O["score"], _O["target"], _O["pot"], _O["deal_index"]
 )
@@ -226,7 +228,9 @@ class IncrementalEncoder:
     It reads only public facts and each seat's own cards into that seat's row.
     """
 
-    __slots__ = ("x", "flat", "rows", "passes", "contract", "points", "won", "n_cards", "trick_cards", "to_move")
+    __slots__ = (
+        "x", "flat", "rows", "passes", "contract", "points", "won", "n_cards", "trick_cards", "to_move",
+    )
 
     def __init__(self) -> None:
         self.x = np.zeros((4, SIZE), dtype=DTYPE)
@@ -240,7 +244,9 @@ class IncrementalEncoder:
         self.trick_cards: list[int] = []
         self.to_move = -1
 
-    def start(self, deal: Deal, score: tuple[int, int] = (0, 0), target: int = 151, deal_index: int = 0) -> None:
+    def start(
+        self, deal: Deal, score: tuple[int, int] = (0, 0), target: int = 151, deal_index: int = 0
+    ) -> None:
         """A new deal was dealt (nothing applied to it yet)."""
         self.x.fill(0.0)
         self.passes = 0

@@ -174,7 +174,8 @@ class _BelotLogic:
         deal = self._box.deal
         if deal is None:
             own = self._own_cards_dealt(player) if private else []
-            return f"p{player} dealer {self._dealer} dealing {len(self._deck)} hand " + " ".join(CARD_NAMES[c] for c in own)
+            cards = " ".join(CARD_NAMES[c] for c in own)
+            return f"p{player} dealer {self._dealer} dealing {len(self._deck)} hand {cards}"
         if not private:
             hand = ""
         elif deal.phase == "auction":
@@ -261,13 +262,14 @@ class _BelotLogic:
             if seat != player:
                 fixed.update(played[seat])
         pool = [c for c in self._deck if c not in fixed]
-        need = [0 if seat == player and len(known_positions) == 8 else 8 - len(played[seat]) for seat in range(4)]
-        if len(known_positions) < 8:
-            need[player] = 3  # its own last three cards, not seen during the auction
+        need = [8 - len(played[seat]) for seat in range(4)]
+        need[player] = 8 - len(known_positions)  # its own last three cards while bidding (R2.3)
         # Public facts that name cards a seat must still hold: the other of a belote pair (R7.7),
         # and, for each declaration kind announced (R7.5), some declaration of that kind.
         belote_partners = [(seat, card ^ 3) for seat, card in deal.belotes if seat != player]
-        kinds = [(seat, DECLARATIONS[i].kind) for seat in range(4) if seat != player for i in deal.declared[seat]]
+        kinds = [
+            (seat, DECLARATIONS[i].kind) for seat in range(4) if seat != player for i in deal.declared[seat]
+        ]
         for _ in range(tries):
             hands = self._draw_with_facts(pool, need, void, played, belote_partners, kinds, rng)
             if hands is None:
