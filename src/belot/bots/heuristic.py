@@ -27,7 +27,7 @@ from .random_bot import announce_first, with_belote
 # `heuristic` itself in duplicate tournaments.
 SUIT_THRESHOLD = 4.5
 NT_THRESHOLD = 5.5
-AT_THRESHOLD = 6.0
+AT_THRESHOLD = 5.5
 KONTRA_THRESHOLD = 5.5
 REKONTRA_MARGIN = 2.5
 # Outbidding the partner's contract needs this much more than the plain threshold.
