@@ -295,6 +295,13 @@ def test_a_second_seat_never_sees_the_first_seats_cards(browser: Browser, server
         if a.locator(".felt").get_attribute("data-phase") == "play" and len(hand(a)) <= 6:
             break
     assert checks >= 8
+    # A spectator (the table link, no seat) sees nobody's hand.
+    watcher = new_page(browser)
+    watcher.goto(f"{server.url}/t/{tid}")
+    watcher.wait_for_selector(".felt")
+    assert watcher.locator("#hand .card").count() == 0
+    assert not (hand(a) | hand(b)) & shown_outside_trick(watcher)
+    assert not watcher.errors  # type: ignore[attr-defined]
     assert b.locator(".seat.pos-bottom").get_attribute("data-seat") == "2"
     assert a.locator(".seat.pos-top").get_attribute("data-seat") == "2"  # partner opposite
     assert a.locator(".seat.pos-right").get_attribute("data-seat") == "1"  # the next seat on the right

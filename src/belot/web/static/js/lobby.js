@@ -16,7 +16,8 @@ export function showLobby(main) {
   let bots = { bots: ["bot:random"], default: "bot:random" };
   let open = [];
   let finished = [];
-  let choice = null; // the seat settings the user picked, kept across re-renders
+  let choice = null; // the seat settings, kept across re-renders
+  let touched = false; // the user changed them: keep them when the bot list arrives
   let target = 151;
   let alive = true;
 
@@ -24,6 +25,7 @@ export function showLobby(main) {
     try {
       const [b, o, all] = await Promise.all([api("/api/bots"), api("/api/tables"), api("/api/tables?all=1")]);
       bots = b;
+      if (!touched) choice = [null, b.default, b.default, b.default];
       open = o.tables || [];
       finished = (all.tables || []).filter((x) => x.status === "finished");
     } catch (e) {
@@ -91,7 +93,7 @@ export function showLobby(main) {
     const nameInput = main.querySelector("#name");
     nameInput.addEventListener("change", () => localStorage.setItem(NAME_KEY, nameInput.value.trim()));
     main.querySelectorAll("select[data-seat]").forEach((sel) =>
-      sel.addEventListener("change", () => { choice[+sel.dataset.seat] = sel.value; }));
+      sel.addEventListener("change", () => { choice[+sel.dataset.seat] = sel.value; touched = true; }));
     main.querySelector("#target").addEventListener("change", (e) => { target = e.target.value; });
     main.querySelector("#refresh").addEventListener("click", load);
     main.querySelector("#create").addEventListener("submit", async (ev) => {

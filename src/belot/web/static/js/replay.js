@@ -6,8 +6,7 @@
 import { api } from "./net.js";
 import { t, esc } from "./i18n.js";
 import { cardFace, cardWords, cardShort, sortHand } from "./cards.js";
-import { botName } from "./names.js";
-import { callHtml, multiplierText } from "./names.js";
+import { botName, callHtml, multiplierText } from "./names.js";
 import { sheetHtml, summaryHtml } from "./sheet.js";
 
 const POSITIONS = ["bottom", "right", "top", "left"];
@@ -71,7 +70,7 @@ export function showReplay(main, tableId) {
   const label = (seat) => {
     const n = names()[seat];
     if (!n) return t("web.lobby.seat", { n: seat + 1 });
-    return n.startsWith("bot") ? botName(n) : n;
+    return n.startsWith("bot") ? t("web.seat.bot", { bot: botName(n), n: seat + 1 }) : n;
   };
   const pos = (seat) => POSITIONS[seat];
 
@@ -126,13 +125,13 @@ export function showReplay(main, tableId) {
     main.innerHTML = `<div class="replay">
       <h2 style="margin:4px 0;text-align:center">${esc(t("web.replay.title"))} · ${esc(tableId)}</h2>
       <div class="controls" role="toolbar" aria-label="${esc(t("web.replay.title"))}">
-        <button data-go="prevdeal" ${dealIdx === 0 ? "disabled" : ""}>⏮ ${esc(t("web.replay.prev_deal"))}</button>
+        <button data-go="prevdeal" ${dealIdx === 0 ? "disabled" : ""}>« ${esc(t("web.replay.prev_deal"))}</button>
         <button data-go="start" ${step === 0 ? "disabled" : ""}>${esc(t("web.replay.start"))}</button>
         <button data-go="prev" ${step === 0 ? "disabled" : ""}>◀ ${esc(t("web.replay.prev"))}</button>
         <span id="step-count">${esc(t("web.replay.step", { i: step, n: steps.length }))}</span>
         <button data-go="next" id="replay-next" ${atEnd ? "disabled" : ""}>${esc(t("web.replay.next"))} ▶</button>
         <button data-go="end" ${atEnd ? "disabled" : ""}>${esc(t("web.replay.end"))}</button>
-        <button data-go="nextdeal" ${dealIdx >= data.record.deals.length - 1 ? "disabled" : ""}>${esc(t("web.replay.next_deal"))} ⏭</button>
+        <button data-go="nextdeal" ${dealIdx >= data.record.deals.length - 1 ? "disabled" : ""}>${esc(t("web.replay.next_deal"))} »</button>
       </div>
       <div class="narration" id="narration" aria-live="polite">${narration(steps[step - 1])}</div>
       <div class="game">
