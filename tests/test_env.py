@@ -80,6 +80,10 @@ def test_bad_construction_arguments_are_named() -> None:
         belot_v0.raw_env(mode="rubber")
     with pytest.raises(ValueError, match="target"):
         belot_v0.raw_env(mode="match", target=0)
+    with pytest.raises(ValueError, match="hands"):
+        belot_v0.raw_env(mode="match").reset(options={"hands": deal_hands(random.Random(1), 0)})
+    with pytest.raises(RuleError, match="dealt twice"):
+        belot_v0.raw_env().reset(options={"hands": [[0] * 8, [1] * 8, [2] * 8, [3] * 8]})
 
 
 # -- the encoding ---------------------------------------------------------------------------------
@@ -295,11 +299,15 @@ def test_deal_reward_is_the_deal_points_difference() -> None:
     for _ in range(5):
         e.reset()
         got = {a: 0.0 for a in e.possible_agents}
+        results = []
         for agent in e.agent_iter():
-            obs, reward, terminated, truncated, _ = e.last()
+            obs, reward, terminated, truncated, info = e.last()
             got[agent] += reward
+            if terminated:
+                results.append(info["result"])
             e.step(None if terminated or truncated else _random_action(obs, rng))
         p = e.deal.result.points
+        assert results == [e.deal.result.to_json()] * 4
         assert got["player_0"] == got["player_2"] == p[0] - p[1] == -got["player_1"] == -got["player_3"]
 
 

@@ -13,7 +13,8 @@ match add up to its team's final score minus the other team's.  A deal in which 
 scores 0.  ``mode="deal"`` ends the episode when the deal ends (an all-pass deal included);
 ``mode="match"`` plays deals to the target (R12) and ends when the match is won.  In deal mode
 ``reset(options={"hands": [[...] x4], "dealer": d})`` plays a given deal (hands in dealing order,
-as in records) instead of a shuffled one.
+as in records) instead of a shuffled one.  When the episode ends, every agent's ``info`` holds
+``"result"``: the last deal's result as in RECORD_FORMAT.md.
 
 Illegal actions (any action whose mask bit is 0, out-of-range ints included): with
 ``illegal_reward=None`` (the default of `raw_env`) `step` raises `belot.errors.RuleError` (a
@@ -143,6 +144,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         options = options or {}
         if self.mode == "match":
+            if "hands" in options:
+                raise ValueError("reset option 'hands' is for mode='deal'; a match deals its own hands")
             self.match = Match(target=self.target, rng=self._rng)
             self.deal = self.match.current
         else:
@@ -228,7 +231,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         deal = self.deal
         if deal is not None and deal.to_move == seat and not deal.is_over:
             mask[deal.legal_actions()] = 1
-        return {"observation": self._encoder.x[seat].copy(), "action_mask": mask}
+        return {"observation": self._encoder.rows[seat].copy(), "action_mask": mask}
 
     def legal_actions(self, agent: str | None = None) -> list[int]:
         """The legal actions of ``agent`` (default: the agent to act) as ints."""
