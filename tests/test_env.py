@@ -19,6 +19,8 @@ np = pytest.importorskip("numpy", reason="belot[env] extra (numpy) not installed
 pytest.importorskip("pettingzoo", reason="belot[env] extra (pettingzoo) not installed")
 pytest.importorskip("gymnasium", reason="belot[env] extra (gymnasium) not installed")
 
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402
 
 from belot.auction import PASS  # noqa: E402
@@ -110,7 +112,8 @@ def _check_incremental(deal_or_match, enc: IncrementalEncoder) -> None:
         )
 
 
-@pytest.mark.parametrize("seed", range(12))
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
 def test_incremental_encoder_equals_encode_of_the_view_along_a_deal(seed: int) -> None:
     rng = random.Random(seed)
     dealer = rng.randrange(4)
