@@ -219,3 +219,11 @@ def test_cli_reports_a_failing_bot_with_its_place(monkeypatch, capsys):
     assert main(["tournament", "illegal", "random", "--deals", "1", "--seed", "4"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("belot tournament: bot 'illegal' at seat") and "match 0 (seed 4), deal 0" in err
+
+
+@pytest.mark.parametrize("address, message", [("127.0.0.1:1", "cannot reach Ray at 127.0.0.1:1"),
+                                              ("nonsense", "is not HOST:PORT")])
+def test_cli_bad_ray_address_fails_fast(address, message, capsys):
+    pytest.importorskip("ray")
+    assert main(["tournament", "random", "random", "--deals", "1", f"--ray={address}"]) == 2
+    assert message in capsys.readouterr().err

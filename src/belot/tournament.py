@@ -266,6 +266,8 @@ class RayRunner(Runner):
             ) from None
         self.ray = ray
         self.started = False
+        if address is not None:
+            _check_reachable(address)
         if not ray.is_initialized():
             kwargs: dict[str, Any] = {"include_dashboard": False, "logging_level": "ERROR", "log_to_driver": False}
             if address is None:
@@ -293,6 +295,22 @@ class RayRunner(Runner):
     def close(self) -> None:
         if self.started:
             self.ray.shutdown()
+
+
+def _check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Fail fast on a cluster address nobody answers at (ray.init would retry for minutes)."""
+    import socket
+
+    hostport = address.removeprefix("ray://")
+    if hostport == "auto":
+        return
+    host, sep, port = hostport.rpartition(":")
+    if not sep or not port.isdigit():
+        raise RayUnavailable(f"Ray address {address!r} is not HOST:PORT, ray://HOST:PORT or auto")
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except OSError as e:
+        raise RayUnavailable(f"cannot reach Ray at {address}: {e.strerror or e}") from None
 
 
 def _call(fn: Callable[[Any], Any], arg: Any) -> Any:
