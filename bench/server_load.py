@@ -62,9 +62,10 @@ class Stats:
 
 
 async def drive_seat(url: str, table_id: str, token: str, rng: random.Random, think: float, stop: asyncio.Event,
-                     stats: Stats, ready: asyncio.Barrier) -> None:
+                     stats: Stats, ready: asyncio.Barrier, deflate: bool) -> None:
     ws_url = url.replace("http://", "ws://") + f"/api/tables/{table_id}/ws?token={token}"
-    async with websockets.connect(ws_url, max_size=None, ping_interval=None) as ws:
+    compression = "deflate" if deflate else None
+    async with websockets.connect(ws_url, max_size=None, ping_interval=None, compression=compression) as ws:
         await ready.wait()
         acted_seq = -1
         sent_at = 0.0
@@ -94,7 +95,7 @@ async def drive_seat(url: str, table_id: str, token: str, rng: random.Random, th
                 await ws.send(json.dumps({"type": "action", "action": action, "seq": acted_seq}))
 
 
-async def run(args: argparse.Namespace, url: str) -> tuple[Stats, float, int]:
+async def run(args: argparse.Namespace, url: str, pid: int) -> tuple[Stats, float, float]:
     stats = Stats()
     rng = random.Random(args.seed)
     seats: list[tuple[str, str]] = []
@@ -105,25 +106,25 @@ async def run(args: argparse.Namespace, url: str) -> tuple[Stats, float, int]:
             for s in range(4):
                 j = await http.post(f"/api/tables/{tid}/join", json={"seat": s, "name": f"bench {s}"})
                 seats.append((tid, j.json()["token"]))
-        seq0 = 0
     stop = asyncio.Event()
     ready = asyncio.Barrier(len(seats) + 1)
     tasks = [
-        asyncio.create_task(drive_seat(url, tid, tok, random.Random(rng.random()), args.think, stop, stats, ready))
+        asyncio.create_task(drive_seat(
+            url, tid, tok, random.Random(rng.random()), args.think, stop, stats, ready, not args.no_deflate))
         for tid, tok in seats
     ]
     await ready.wait()  # every socket is open: measure from here
     await asyncio.sleep(args.warmup)
     stats.measuring = True
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), cpu_seconds(pid)
     await asyncio.sleep(args.seconds)
     stats.measuring = False
-    elapsed = time.perf_counter() - t0
+    elapsed, cpu = time.perf_counter() - t0, cpu_seconds(pid) - cpu0
     stop.set()
     await asyncio.wait(tasks, timeout=10)
     for t in tasks:
         t.cancel()
-    return stats, elapsed, seq0
+    return stats, elapsed, cpu
 
 
 def main() -> None:
@@ -134,21 +135,27 @@ def main() -> None:
     ap.add_argument("--think", type=float, default=0.0,
                     help="mean think time of a player before each action, seconds (default 0: as fast as possible)")
     ap.add_argument("--target", type=int, default=10_000, help="match target (large: matches outlast the run)")
+    ap.add_argument("--no-deflate", action="store_true",
+                    help="clients refuse permessage-deflate (browsers ask for it; it costs CPU on both sides)")
+    ap.add_argument("--url", help="use this running server instead of starting one")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--log-level", default="error")
     args = ap.parse_args()
-    with tempfile.TemporaryDirectory(prefix="belot-bench-") as tmp:
-        proc, url = start_server(Path(tmp) / "bench.sqlite3", args.log_level)
-        try:
-            cpu0 = cpu_seconds(proc.pid)
-            stats, elapsed, _ = asyncio.run(run(args, url))
-            cpu = cpu_seconds(proc.pid) - cpu0
-        finally:
-            proc.terminate()
-            proc.wait(timeout=10)
+    if args.url:  # a server already running (e.g. under a profiler); its CPU time is not measured
+        url = args.url.rstrip("/")
+        stats, elapsed, cpu = asyncio.run(run(args, url, -1))
+    else:
+        with tempfile.TemporaryDirectory(prefix="belot-bench-") as tmp:
+            proc, url = start_server(Path(tmp) / "bench.sqlite3", args.log_level)
+            try:
+                stats, elapsed, cpu = asyncio.run(run(args, url, proc.pid))
+            finally:
+                proc.terminate()
+                proc.wait(timeout=10)
     n = len(stats.rtts)
     load = os.getloadavg()
     print(f"server_load: {args.tables} tables x 4 websockets on {url}, think {args.think:g} s, "
+          f"deflate {'off' if args.no_deflate else 'on'}, "
           f"{elapsed:.1f} s measured, {os.cpu_count()} CPUs, load average {load[0]:.2f}")
     if n == 0:
         print("no action completed in the measured window")
@@ -157,7 +164,9 @@ def main() -> None:
     print(f"actions        {n}  ({n / elapsed:.0f} actions/s)")
     print(f"round trip ms  median {statistics.median(stats.rtts) * 1000:.1f}  p95 {q[94] * 1000:.1f}  "
           f"p99 {q[98] * 1000:.1f}  max {max(stats.rtts) * 1000:.1f}")
-    print(f"server CPU     {cpu:.1f} s over the run ({1000 * cpu / max(n, 1):.2f} ms per action, incl. setup)")
+    if cpu > 0:
+        print(f"server CPU     {cpu:.1f} s in the measured window = {100 * cpu / elapsed:.0f}% of a core, "
+              f"{1000 * cpu / n:.2f} ms per action")
     if stats.errors:
         print(f"errors         {len(stats.errors)} (first: {stats.errors[0]})")
     if stats.finished:

@@ -9,6 +9,7 @@ actions are listed in exactly the form a client sends back.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from .. import declarations as decl
@@ -165,6 +166,23 @@ def view_to_json(view: SeatView, *, public: bool = False, history: Any = None) -
 
 
 PRIVATE_FIELDS = ("seat", "hand", "own_declarations", "legal")
+_ACTION_TEXT: tuple[str, ...] = tuple(
+    json.dumps(action_to_json(a), separators=(",", ":")) for a in range(NUM_ACTIONS)
+)
+
+
+def _cards_text(cards: Any) -> str:
+    return "[" + ",".join(f'"{CARD_NAMES[c]}"' for c in cards) + "]"  # card names need no escaping
+
+
+def private_fields_text(view: SeatView) -> dict[str, str]:
+    """`private_fields` already encoded as JSON text, from precomputed pieces (it is on the hot path)."""
+    return {
+        "seat": str(view.seat),
+        "hand": _cards_text(view.hand),
+        "own_declarations": "[" + ",".join(_cards_text(decl.DECLARATIONS[i].cards) for i in view.own_declarations) + "]",
+        "legal": "[" + ",".join(_ACTION_TEXT[a] for a in view.legal_actions) + "]",
+    }
 
 
 def private_fields(view: SeatView) -> dict[str, Any]:
@@ -178,7 +196,7 @@ def private_fields(view: SeatView) -> dict[str, Any]:
 
 
 __all__ = [
-    "PRIVATE_FIELDS", "ActionJSON", "ProtocolError", "private_fields", "action_from_json", "action_to_json", "actions_in", "history_to_json",
+    "PRIVATE_FIELDS", "ActionJSON", "ProtocolError", "private_fields", "private_fields_text", "action_from_json", "action_to_json", "actions_in", "history_to_json",
     "result_to_json",
     "view_to_json",
 ]

@@ -32,7 +32,8 @@ from ..cards import CARD_NAMES
 from ..errors import RuleError
 from ..game import AUCTION, DECLARE_BASE, Match
 from .protocol import (
-    PRIVATE_FIELDS, ProtocolError, action_from_json, action_to_json, history_to_json, private_fields, view_to_json,
+    PRIVATE_FIELDS, ProtocolError, action_from_json, action_to_json, history_to_json, private_fields_text,
+    view_to_json,
 )
 from .storage import DealRow, Storage, StoredTable
 
@@ -44,6 +45,10 @@ HUMAN = "human"
 _MESSAGE_PRIVATE = ("you", "previous_deal", "last_action")
 _MARKS = {k: f"\u0000{k}\u0000" for k in ("history", *PRIVATE_FIELDS, *_MESSAGE_PRIVATE)}
 _MARK_TEXT = {k: json.dumps(v) for k, v in _MARKS.items()}
+
+
+def _encode(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 MAX_TARGET = 10_000
 MAX_NAME = 40
 
@@ -198,6 +203,7 @@ class Table:
         self._pending: asyncio.Task[None] | None = None  # the bot turn or turn timer waiting
         self._history_cache: tuple[int, str] = (-1, "")
         self._previous_cache: dict[tuple[int, int | None], dict[str, Any]] = {}
+        self._previous_text_cache: dict[tuple[int, int | None], str] = {}
 
     # -- who is who -------------------------------------------------------------------------------
 
@@ -272,11 +278,12 @@ class Table:
         """The ``state`` messages of several seats as JSON text, equal to `state` for each.
 
         Most of a message is public and the same for everyone, so it is encoded once with
-        placeholders, and each seat's own fields are encoded and spliced in (the history too,
-        encoded once per deal): a broadcast costs one big encoding, not five.
+        placeholders, and each seat's own fields are spliced in as text built from cached pieces
+        (the history is encoded once per deal): a broadcast costs one big encoding, not five.
         """
         m = self.match
-        base = self.state(None, info, history=_MARKS["history"])
+        views = {s: m.view(s) for s in seats if s is not None}
+        base = self.state(None, info, history=_MARKS["history"], seat_view=next(iter(views.values()), None))
         view = base["view"]
         for key in PRIVATE_FIELDS:
             view[key] = _MARKS[key]
@@ -286,15 +293,16 @@ class Table:
         text = text.replace(_MARK_TEXT["history"], self._history(), 1)
         out: dict[int | None, str] = {}
         for seat in seats:
-            parts: dict[str, Any] = {"you": self._you(seat), "previous_deal": self._previous(seat),
-                                     "last_action": self._last(seat)}
             if seat is None:
-                parts.update(seat=None, hand=[], own_declarations=[], legal=[])
+                parts = {"seat": "null", "hand": "[]", "own_declarations": "[]", "legal": "[]"}
             else:
-                parts.update(private_fields(m.view(seat)))
+                parts = private_fields_text(views[seat])
+            parts["you"] = _encode(self._you(seat))
+            parts["previous_deal"] = self._previous_text(seat)
+            parts["last_action"] = _encode(self._last(seat))
             t = text
             for key, value in parts.items():
-                t = t.replace(_MARK_TEXT[key], json.dumps(value, ensure_ascii=False, separators=(",", ":")), 1)
+                t = t.replace(_MARK_TEXT[key], value, 1)
             out[seat] = t
         return out
 
@@ -322,6 +330,18 @@ class Table:
         self._previous_cache[key] = prev
         return prev
 
+    def _previous_text(self, seat: int | None) -> str:
+        prev = self._previous(seat)
+        if prev is None:
+            return "null"
+        key = (-len(self.match.deals), seat)  # the encoded text, cached next to the dict
+        text = self._previous_text_cache.get(key)
+        if text is None:
+            text = self._previous_text_cache[key] = _encode(prev)
+            if len(self._previous_text_cache) > 5:
+                self._previous_text_cache = {key: text}
+        return text
+
     def _last(self, seat: int | None) -> dict[str, Any] | None:
         if self.last_action is None:
             return None
@@ -333,10 +353,14 @@ class Table:
             shown = action_to_json(action)
         return {"seat": actor, "action": shown, "bot": bot}
 
-    def state(self, seat: int | None, info: dict[str, Any] | None = None, history: Any = None) -> dict[str, Any]:
-        """The ``state`` message for a seat (None: a spectator)."""
+    def state(
+        self, seat: int | None, info: dict[str, Any] | None = None, history: Any = None, seat_view: Any = None
+    ) -> dict[str, Any]:
+        """The ``state`` message for a seat (None: a spectator, whose view is public from ``seat_view``)."""
         m = self.match
-        view = view_to_json(m.view(0 if seat is None else seat), public=seat is None, history=history)
+        if seat_view is None:
+            seat_view = m.view(0 if seat is None else seat)
+        view = view_to_json(seat_view, public=seat is None, history=history)
         deadline = None
         if self.turn_deadline is not None:
             deadline = max(0.0, round(self.turn_deadline - time.monotonic(), 1))
