@@ -356,15 +356,17 @@ class PairOutcome:
         return min(len(self.halves[0].deal_points), len(self.halves[1].deal_points))
 
 
+def half_spec(spec: TournamentSpec, k: int, half: int) -> MatchSpec:
+    """Match ``half`` of pair ``k``: half 0 has bot A on team 0 (seats 0, 2), half 1 on team 1."""
+    a, b = spec.bot_a, spec.bot_b
+    seats = (a, b, a, b) if half == 0 else (b, a, b, a)
+    return MatchSpec(seats=seats, seed=spec.seed, index=k, target=spec.target, record=spec.records)
+
+
 def play_pair(args: tuple[TournamentSpec, int]) -> PairOutcome:
     """Both matches of pair ``k``, from the same deal stream, teams swapped."""
     spec, k = args
-    a, b = spec.bot_a, spec.bot_b
-    halves = tuple(
-        play_match(MatchSpec(seats=seats, seed=spec.seed, index=k, target=spec.target, record=spec.records))
-        for seats in ((a, b, a, b), (b, a, b, a))
-    )
-    return PairOutcome(k, (halves[0], halves[1]))
+    return PairOutcome(k, (play_match(half_spec(spec, k, 0)), play_match(half_spec(spec, k, 1))))
 
 
 def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -496,21 +498,24 @@ def run_tournament(
     result = TournamentResult(spec)
     done = 0
 
-    def pairs() -> Iterator[tuple[TournamentSpec, int]]:
+    def halves() -> Iterator[MatchSpec]:
         k = 0
         while True:
-            yield (spec, k)
+            yield half_spec(spec, k, 0)
+            yield half_spec(spec, k, 1)
             k += 1
 
     try:
-        stream = runner.ordered(play_pair, pairs())
-        for pair in stream:
+        # The two matches of a pair are separate work items: twice the parallelism and progress.
+        stream = runner.ordered(play_match, halves())
+        for first in stream:
+            pair = PairOutcome(len(result.pairs), (first, next(stream)))
             result.pairs.append(pair)
             done += pair.paired
             if on_pair is not None:
                 on_pair(pair, done)
             if done >= spec.deals:
-                stream.close()  # cancels pairs submitted beyond this one
+                stream.close()  # cancels matches submitted beyond this pair
                 break
     finally:
         if own:
