@@ -361,6 +361,28 @@ def _search(h: np.ndarray, seat: int, n: int, led: int, wc: int, ws: int, tpts: 
 
 
 @njit(cache=True, nogil=True)
+def _mtd(h: np.ndarray, seat: int, n: int, led: int, wc: int, ws: int, tpts: int, table: int,
+         done: int, vst: int, guess: int, contract: int, pts: np.ndarray, strength: np.ndarray,
+         above: np.ndarray, trump_mask: int, order: np.ndarray, lastb: int, valb: int, belb: int,
+         tk: np.ndarray, tlo: np.ndarray, thi: np.ndarray, tmv: np.ndarray, tgen: np.ndarray, gen: int,
+         bits: int, mv: np.ndarray, sc: np.ndarray, fr: np.ndarray, stats: np.ndarray) -> int:
+    """Exact value by MTD(f): null-window searches converging on it, sharing the table."""
+    lower = -INF
+    upper = INF
+    g = guess
+    while lower < upper:
+        beta = g + 1 if g == lower else g
+        g = _search(h, seat, n, led, wc, ws, tpts, table, done, vst, beta - 1, beta, contract, pts, strength,
+                    above, trump_mask, order, lastb, valb, belb, tk, tlo, thi, tmv, tgen, gen, bits, mv, sc,
+                    fr, stats)
+        if g < beta:
+            upper = g
+        else:
+            lower = g
+    return g
+
+
+@njit(cache=True, nogil=True)
 def card_classes(h: np.ndarray, seat: int, n: int, led: int, wc: int, ws: int, table: int, contract: int,
                  pts: np.ndarray, above: np.ndarray, trump_mask: int, order: np.ndarray,
                  out: np.ndarray) -> int:
@@ -455,15 +477,20 @@ def solve_cards(h: np.ndarray, seat: int, n: int, led: int, wc: int, ws: int, tp
             hi = best + 1
         if terminal:
             v = off
+        elif exact or i == 0:
+            guess = best - off if i > 0 else 0
+            v = off + _mtd(h, cs, cn, nl, nwc, nws, ctp, ctable, cdone, cvst, guess,
+                           contract, pts, strength, above, trump_mask, order, lastb, valb, belb, tk, tlo, thi,
+                           tmv, tgen, gen, bits, mv, sc, fr, stats)
         else:
             v = off + _search(h, cs, cn, nl, nwc, nws, ctp, ctable, cdone, cvst, lo - off, hi - off, contract,
                               pts, strength, above, trump_mask, order, lastb, valb, belb, tk, tlo, thi, tmv,
                               tgen, gen, bits, mv, sc, fr, stats)
-            if not exact and i > 0 and ((maximizing and v > best) or (not maximizing and v < best)):
+            if (maximizing and v > best) or (not maximizing and v < best):
                 # better than the best so far: its exact value
-                v = off + _search(h, cs, cn, nl, nwc, nws, ctp, ctable, cdone, cvst, -INF, INF, contract,
-                                  pts, strength, above, trump_mask, order, lastb, valb, belb, tk, tlo, thi,
-                                  tmv, tgen, gen, bits, mv, sc, fr, stats)
+                v = off + _mtd(h, cs, cn, nl, nwc, nws, ctp, ctable, cdone, cvst, v - off, contract,
+                               pts, strength, above, trump_mask, order, lastb, valb, belb, tk, tlo, thi,
+                               tmv, tgen, gen, bits, mv, sc, fr, stats)
         h[seat] = hand
         out_cards[i] = c
         out_vals[i] = v
@@ -479,7 +506,10 @@ def solve_value(h: np.ndarray, seat: int, n: int, led: int, wc: int, ws: int, tp
                 valb: int, belb: int, tk: np.ndarray, tlo: np.ndarray, thi: np.ndarray, tmv: np.ndarray,
                 tgen: np.ndarray, gen: int, bits: int, mv: np.ndarray, sc: np.ndarray, fr: np.ndarray,
                 stats: np.ndarray) -> int:
-    """The value of the position (entry point of `_search` for Python callers)."""
+    """The value of the position in the window (exact, by MTD(f), for the full window)."""
+    if alpha <= -INF and beta >= INF:
+        return _mtd(h, seat, n, led, wc, ws, tpts, table, done, vst, 0, contract, pts, strength, above,
+                    trump_mask, order, lastb, valb, belb, tk, tlo, thi, tmv, tgen, gen, bits, mv, sc, fr, stats)
     return _search(h, seat, n, led, wc, ws, tpts, table, done, vst, alpha, beta, contract, pts, strength,
                    above, trump_mask, order, lastb, valb, belb, tk, tlo, thi, tmv, tgen, gen, bits, mv, sc, fr,
                    stats)

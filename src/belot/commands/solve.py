@@ -1,0 +1,100 @@
+"""``belot solve FILE [--deal N] [--at K] [--json]``: open-card values of the legal cards of a position.
+
+The position is the one before ``play[K]`` of deal ``N`` of a record (both 0-based indices into
+the record's lists; by default the last deal and its current position).  A card's value is the
+most card points (the last-trick 10 included, not doubled in NT, no belote or valat bonus) that
+the team of the player to move takes from the current trick (cards already on it included) to
+the end, if that card is played now and all four then play perfectly with all hands open.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("solve", help="open-card (double dummy) value of each legal card of a record position")
+    p.add_argument("file", help="the record (belot-record/1 JSON); - reads standard input")
+    p.add_argument("--deal", type=int, default=None, help="deal index, 0-based (default: the last deal)")
+    p.add_argument("--at", type=int, default=None,
+                   help="play index K, 0-based: the position before play[K] (default: the current position)")
+    p.add_argument("--json", action="store_true", help='print {"to_play", "objective", "values"} as JSON')
+    p.set_defaults(func=run)
+
+
+class _Fail(Exception):
+    pass
+
+
+def _position(doc: Any, deal: int | None, at: int | None) -> tuple[Any, int, int]:
+    """Replay the record up to the asked position; return (deal state, deal index, play index)."""
+    from ..errors import RecordError
+    from ..game import PLAY
+    from ..record import replay
+
+    if not isinstance(doc, dict) or not isinstance(doc.get("deals"), list):
+        raise _Fail("the record must be a JSON object with a list of deals")
+    deals = doc["deals"]
+    if not deals:
+        raise _Fail("the record has no deal")
+    n = len(deals) - 1 if deal is None else deal
+    if not 0 <= n < len(deals):
+        raise _Fail(f"--deal {deal} is out of range: the record has {len(deals)} deals (0-{len(deals) - 1})")
+    target = deals[n]
+    play = target.get("play", []) if isinstance(target, dict) else []
+    if not isinstance(play, list):
+        raise _Fail(f"deal {n}: play must be a list of cards")
+    k = len(play) if at is None else at
+    if not 0 <= k <= len(play):
+        raise _Fail(f"--at {at} is out of range: deal {n} has {len(play)} plays (positions 0-{len(play)})")
+    cut = dict(doc)
+    cut["deals"] = deals[:n] + [dict(target, play=play[:k])] if isinstance(target, dict) else deals[: n + 1]
+    try:
+        match = replay(cut)
+    except RecordError as e:
+        raise _Fail(str(e)) from None
+    d = match.deals[-1]
+    if d.phase != PLAY:
+        why = "the deal is over" if d.is_over else "the auction is not over"
+        raise _Fail(f"deal {n} before play[{k}] is not in the play phase: {why}")
+    return d, n, k
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..cards import CARD_NAMES
+    from ..contracts import CONTRACT_NAMES
+    from ..solver import Position, Solver
+
+    try:
+        try:
+            text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
+        except OSError as e:
+            raise _Fail(f"cannot read {args.file}: {e.strerror}") from None
+        except UnicodeDecodeError:
+            raise _Fail(f"{args.file}: the record is not UTF-8 text") from None
+        try:
+            doc = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise _Fail(f"the record is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+        d, n, k = _position(doc, args.deal, args.at)
+    except _Fail as e:
+        print(f"belot solve: {e}", file=sys.stderr)
+        return 2
+    pos = Position.from_deal(d)
+    values = Solver().card_values(pos)
+    ranked = sorted(values.items(), key=lambda cv: (-cv[1], cv[0]))
+    if args.json:
+        doc_out = {"to_play": pos.to_move, "objective": "card-points",
+                   "values": {CARD_NAMES[c]: v for c, v in ranked}}
+        print(json.dumps(doc_out))
+        return 0
+    trick = " ".join(CARD_NAMES[c] for _, c in pos.trick) or "-"
+    print(f"deal {n}, before play[{k}]: contract {CONTRACT_NAMES[pos.contract]}, trick {pos.tricks_done + 1}"
+          f" (on the table: {trick}), seat {pos.to_move} to play")
+    print("card points the mover's team takes from here with perfect play (last 10 included):")
+    for c, v in ranked:
+        print(f"  {CARD_NAMES[c]}  {v:>3}")
+    return 0
