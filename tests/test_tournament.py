@@ -176,18 +176,24 @@ def test_cli_ray_missing_is_a_clear_error(monkeypatch, capsys):
 
 @pytest.mark.slow
 def test_ray_with_two_workers_gives_the_local_figures():
-    """Issue 7: a tournament on local Ray (2 workers) gives exactly the figures of the local run."""
+    """Issue 7: a tournament on local Ray (2 workers) gives exactly the figures of the local run;
+    self-play games through the same Ray runner give the same records as locally."""
     pytest.importorskip("ray")
     from belot.tournament import RayRunner
 
     spec = TournamentSpec("heuristic", "random", deals=20, seed=11, target=80, records=True)
     local = run_tournament(spec)
+    from belot.commands.selfplay import game_specs
+
+    games = list(game_specs(["heuristic", "random"], 3, 5, 60, False))
     runner = RayRunner(None, jobs=2)
     try:
         remote = run_tournament(spec, runner)
+        remote_games = list(runner.ordered(play_match, iter(games)))  # selfplay's path, same session
     finally:
         runner.close()
     assert remote.figures(timing=False) == local.figures(timing=False)
+    assert [g.record for g in remote_games] == [play_match(g).record for g in games]
     assert [h.record for p in remote.pairs for h in p.halves] == [h.record for p in local.pairs for h in p.halves]
 
 
