@@ -59,6 +59,7 @@ class Stats:
         self.errors: list[str] = []
         self.finished = 0
         self.measuring = False
+        self.client_cpu = 0.0
 
 
 async def drive_seat(url: str, table_id: str, token: str, rng: random.Random, think: float, stop: asyncio.Event,
@@ -116,10 +117,11 @@ async def run(args: argparse.Namespace, url: str, pid: int) -> tuple[Stats, floa
     await ready.wait()  # every socket is open: measure from here
     await asyncio.sleep(args.warmup)
     stats.measuring = True
-    t0, cpu0 = time.perf_counter(), cpu_seconds(pid)
+    t0, cpu0, own0 = time.perf_counter(), cpu_seconds(pid), time.process_time()
     await asyncio.sleep(args.seconds)
     stats.measuring = False
     elapsed, cpu = time.perf_counter() - t0, cpu_seconds(pid) - cpu0
+    stats.client_cpu = time.process_time() - own0
     stop.set()
     await asyncio.wait(tasks, timeout=10)
     for t in tasks:
@@ -167,6 +169,8 @@ def main() -> None:
     if cpu > 0:
         print(f"server CPU     {cpu:.1f} s in the measured window = {100 * cpu / elapsed:.0f}% of a core, "
               f"{1000 * cpu / n:.2f} ms per action")
+    print(f"client CPU     {stats.client_cpu:.1f} s in the measured window = "
+          f"{100 * stats.client_cpu / elapsed:.0f}% of a core (this script: {4 * args.tables} websockets)")
     if stats.errors:
         print(f"errors         {len(stats.errors)} (first: {stats.errors[0]})")
     if stats.finished:
