@@ -25,6 +25,7 @@ class Bot(Protocol):
 REGISTRY: dict[str, str] = {
     "random": "belot.bots.random_bot:RandomBot",
     "heuristic": "belot.bots.heuristic:HeuristicBot",
+    "pimc": "belot.bots.pimc:PimcBot",
 }
 
 

@@ -1,0 +1,225 @@
+"""The ``pimc`` bot: perfect-information Monte Carlo over worlds consistent with its view.
+
+Card play: sample worlds of the hidden cards (`belot.bots.sampling`), solve each with the
+open-card solver (card points, last 10, NT doubling, belote and valat), turn every legal card's
+value into the *deal score* of that world (made / hanging / inside and the kontra multiplier,
+with the declarations of the world, via `belot.scoring.score_deal`) and play the card with the
+best average of (own team's game points - the other team's).  Bidding: complete the hand (the
+three cards still to come and the others' hands) several times, solve every candidate contract
+on each completion from the first lead, and compare the average deal score of passing, each
+bid, kontra and rekontra.  Declarations: the best (R7.4 default); belote: always announced.
+
+The amount of search is bounded by counts of solver nodes, not by the clock, so a seeded bot
+makes the same decisions on every machine.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .. import declarations as decl
+from ..auction import BID_BASE, KONTRA, PASS, REKONTRA
+from ..cards import QUEEN, SUIT_MASKS, mask_of
+from ..contracts import AT, LAST_TRICK_BONUS, NT, TABLES, VALAT_BONUS
+from ..game import BELOTE_BASE, BELOTE_POINTS, CALL_BASE, DECLARE_BASE, SeatView
+from ..scoring import score_deal
+from ..solver import DEAL_POINTS, Position, Solver
+from .random_bot import announce_first, with_belote
+from .sampling import Knowledge, World, sample
+
+_KQ = tuple(0b11 << (8 * s + QUEEN) for s in range(4))
+
+
+def _future_belote(contract: int, hands: tuple[int, ...]) -> tuple[int, int]:
+    """Belote points still to come per team in a world: K+Q unplayed in one hand (R7.7)."""
+    out = [0, 0]
+    if contract == NT:
+        return 0, 0
+    suits = range(4) if contract == AT else (contract,)
+    for s in suits:
+        for seat in range(4):
+            if hands[seat] & _KQ[s] == _KQ[s]:
+                out[seat & 1] += BELOTE_POINTS
+    return out[0], out[1]
+
+
+class PimcBot:
+    name = "pimc"
+
+    def __init__(self, seed: int | None = None, play_nodes: int = 1_500_000, min_worlds: int = 4,
+                 max_worlds: int = 24, bid_nodes: int = 5_000_000, bid_worlds: int = 8,
+                 bid_margin: float = 2.0, kontra_margin: float = 4.0) -> None:
+        self.rng = random.Random(seed)
+        self.solver = Solver()
+        self.play_nodes = play_nodes
+        self.min_worlds = min_worlds
+        self.max_worlds = max_worlds
+        self.bid_nodes = bid_nodes
+        self.bid_worlds = bid_worlds
+        self.bid_margin = bid_margin
+        self.kontra_margin = kontra_margin
+        self._bid_cache: tuple[object, list[World], dict[int, list[tuple[int, int]]]] | None = None
+
+    # -- the interface ---------------------------------------------------------------------------
+
+    def act(self, view: SeatView) -> int:
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError("the bot was asked to act but has no legal action")
+        if len(legal) == 1:
+            return legal[0]
+        if CALL_BASE <= legal[0] < DECLARE_BASE:
+            action = self._bid(view)
+        else:
+            declare = announce_first(view)
+            if declare is not None:
+                return declare
+            cards = [a for a in legal if a < BELOTE_BASE]
+            card = cards[0] if len(cards) == 1 else self._play(view, cards)
+            action = with_belote(view, card)
+        return action if action in legal else legal[0]
+
+    # -- card play ---------------------------------------------------------------------------------
+
+    def _play(self, view: SeatView, cards: list[int]) -> int:
+        k = Knowledge.from_view(view)
+        contract = view.contract
+        t = TABLES[contract]
+        mult = t.multiplier
+        team = view.seat & 1
+        bteam = view.declarer & 1
+        # points already decided (R9.1), per team
+        past = [0, 0]
+        for _, tc, winner in view.tricks:
+            past[winner & 1] += sum(t.points[c] for c in tc) * mult
+        for s, _ in view.belotes:
+            past[s & 1] += BELOTE_POINTS
+        trick_winners = tuple(w for _, _, w in view.tricks)
+        remaining = 0
+        for c in range(32):
+            if not view.played >> c & 1 or any(c == x for _, x in view.trick):
+                remaining += t.points[c] * mult
+        remaining += LAST_TRICK_BONUS * mult
+        sums = {c: 0.0 for c in cards}
+        worlds = 0
+        start = int(self.solver.stats[0])
+        while worlds < self.max_worlds and (
+                worlds < self.min_worlds or int(self.solver.stats[0]) - start < self.play_nodes):
+            w = sample(k, self.rng)
+            pos = Position(contract, w.hands, view.seat, view.trick, len(view.tricks), trick_winners)
+            diffs = self.solver.card_diffs(pos, DEAL_POINTS)
+            dpts = self._declaration_points(view, w)
+            fb = _future_belote(contract, w.hands)
+            for c in cards:
+                d = diffs[c]
+                # the future's total: remaining card points, belote to come, valat if the diff shows it
+                fsum = remaining + fb[0] + fb[1]
+                if abs(d) > remaining + fb[0] + fb[1]:
+                    fsum += VALAT_BONUS
+                f0 = (fsum + d) // 2
+                f1 = fsum - f0
+                totals = (past[0] + dpts[0] + f0, past[1] + dpts[1] + f1)
+                s = score_deal(contract, bteam, totals, view.multiplier, view.pot)
+                sums[c] += s.points[team] - s.points[1 - team]
+            worlds += 1
+        return max(cards, key=lambda c: (sums[c], -c))
+
+    def _declaration_points(self, view: SeatView, w: World) -> tuple[int, int]:
+        if view.contract == NT:
+            return 0, 0
+        ids: list[list[int]] = [list(x) for x in w.declarations]
+        ids[view.seat] = list(view.own_declarations)
+        if not view.tricks:
+            # trick 1: the seats still to play will announce their best declarations (R7.5)
+            seen = {s for s, _ in view.trick}
+            for s in range(4):
+                if s != view.seat and s not in seen:
+                    ids[s] = decl.best_declarations(w.hands[s])
+        pts = decl.contest((ids[0] + ids[2], ids[1] + ids[3]))
+        return pts[0], pts[1]
+
+    # -- bidding -----------------------------------------------------------------------------------
+
+    def _rows(self, view: SeatView, contract: int) -> list[tuple[int, int]]:
+        """(team 0 total, team 1 total) of ``contract`` in each sampled whole deal of this deal.
+
+        The worlds are sampled once per deal (at the bot's first call) and reused for every
+        contract and every later call of the same auction.
+        """
+        key = (view.deal_index, view.dealer, view.hand, view.score, view.pot)
+        if self._bid_cache is None or self._bid_cache[0] != key:
+            k = Knowledge.from_view(view)
+            self._bid_cache = (key, [sample(k, self.rng) for _ in range(self.bid_worlds)], {})
+        _, worlds, table = self._bid_cache
+        if contract in table:
+            return table[contract]
+        rows: list[tuple[int, int]] = []
+        forehand = (view.dealer + 1) & 3
+        start = int(self.solver.stats[0])
+        t = TABLES[contract]
+        for w in worlds:
+            d = self.solver.diff(Position(contract, w.hands, forehand), DEAL_POINTS)
+            fb = _future_belote(contract, w.hands)
+            fsum = t.total + fb[0] + fb[1]
+            if abs(d) > fsum:
+                fsum += VALAT_BONUS
+            f0 = (fsum + d) // 2
+            dp = (0, 0)
+            if contract != NT:
+                best = [decl.best_declarations(h) for h in w.hands]
+                c0, c1 = decl.contest((best[0] + best[2], best[1] + best[3]))
+                dp = (c0, c1)
+            rows.append((f0 + dp[0], fsum - f0 + dp[1]))
+            if int(self.solver.stats[0]) - start > self.bid_nodes // 4 and len(rows) >= 3:
+                break
+        table[contract] = rows
+        return rows
+
+    @staticmethod
+    def _candidates(own: int) -> list[int]:
+        """Contracts worth solving for a five-card hand (the others are not bid, nor kontra'd)."""
+        out = []
+        for s in range(4):
+            suit = own & SUIT_MASKS[s]
+            if suit >> (8 * s + 4) & 1 or suit >> (8 * s + 2) & 1 or suit.bit_count() >= 3:
+                out.append(s)
+        if any(own >> (8 * s + 7) & 1 for s in range(4)):
+            out.append(NT)
+        if any(own >> (8 * s + 4) & 1 for s in range(4)):
+            out.append(AT)
+        return out
+
+    def _bid(self, view: SeatView) -> int:
+        legal = view.legal_actions
+        me = view.seat & 1
+        wanted = set(self._candidates(mask_of(view.hand)))
+
+        def value(contract: int, team: int, mult: int) -> float:
+            total = 0
+            rows = self._rows(view, contract)
+            for t0, t1 in rows:
+                s = score_deal(contract, team, (t0, t1), mult, view.pot)
+                total += s.points[me] - s.points[1 - me]
+            return total / len(rows)
+
+        current = view.contract
+        pass_value = 0.0 if current < 0 else value(current, view.declarer & 1, view.multiplier)
+        best_action = CALL_BASE + PASS
+        best = pass_value
+        for a in legal:
+            call = a - CALL_BASE
+            if BID_BASE <= call <= BID_BASE + AT:
+                c = call - BID_BASE
+                if c in wanted:
+                    v = value(c, me, 1) - self.bid_margin
+                    if v > best:
+                        best, best_action = v, a
+            elif call == KONTRA:
+                v = value(current, view.declarer & 1, 2) - self.kontra_margin
+                if v > best:
+                    best, best_action = v, a
+            elif call == REKONTRA:
+                v = value(current, me, 4) - self.kontra_margin
+                if v > best:
+                    best, best_action = v, a
+        return best_action

@@ -1,0 +1,232 @@
+"""Sampling the hidden cards consistently with what one seat knows (its `SeatView`).
+
+`Knowledge.from_view` collects the hard facts a seat has: the cards it has seen (its own hand,
+every card played), each other seat's hand size, the cards a seat cannot hold because of how it
+played (a card it played would have been illegal had it held them: shown voids, R5.2/R5.3
+failures to trump or overtrump, R5.5 failures to beat; derived with the engine's own
+`legal_cards`), the partners of announced belotes (R7.7) and the declaration kinds each seat
+announced (R7.5).  `sample` deals the unseen cards to the other seats (and, during the auction,
+the three cards still to come to every seat) so that every fact holds, choosing concrete
+declarations for the announced kinds.  Softer inferences from the auction (a suit bidder holds
+some of its trumps) are preferred by rejection, never forced.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from .. import declarations as decl
+from ..cards import SUIT_MASKS, mask_of
+from ..contracts import AT, NT, TABLES, is_suit_contract
+from ..game import SeatView
+from ..play import legal_cards
+
+_SEQ_KINDS = {decl.TIERCE: (3,), decl.QUARTE: (4,), decl.QUINT: (5, 6, 7, 8)}
+_JACK, _NINE, _ACE = 4, 2, 7
+
+
+def _candidates(kind: str) -> list[decl.Declaration]:
+    if kind == decl.CARRE:
+        return [d for d in decl.DECLARATIONS if d.kind == decl.CARRE]
+    return [d for d in decl.DECLARATIONS if d.kind != decl.CARRE and d.length in _SEQ_KINDS[kind]]
+
+
+_BY_KIND = {k: _candidates(k) for k in decl.KINDS}
+
+
+def _run_neighbours(d: decl.Declaration) -> int:
+    """The cards just below and above a sequence: an announced run is announced whole (R7.4)."""
+    if d.is_carre:
+        return 0
+    low = min(d.cards)
+    high = max(d.cards)
+    m = 0
+    if low & 7:
+        m |= 1 << (low - 1)
+    if (high & 7) != 7:
+        m |= 1 << (high + 1)
+    return m
+
+
+@dataclass
+class Knowledge:
+    """Hard facts one seat has about the hidden cards."""
+
+    seat: int
+    contract: int
+    own: int  # the seat's own cards now (the five it holds while bidding)
+    unknown: int  # cards the seat has not seen
+    sizes: list[int]  # cards each seat must receive in a world (own seat: 0 in play, 3 in the auction)
+    forbidden: list[int]  # per seat, cards it cannot hold
+    required: list[int]  # per seat, unseen cards it must hold (belote partners)
+    played_by: list[int]  # per seat, cards it played
+    announced: list[tuple[str, ...]]  # declaration kinds announced, by seat
+    bids: list[list[int]] = field(default_factory=lambda: [[], [], [], []])  # contracts each seat bid
+    auction: bool = False
+
+    @classmethod
+    def from_view(cls, view: SeatView) -> Knowledge:
+        me = view.seat
+        own = mask_of(view.hand)
+        played = view.played
+        forbidden = [0, 0, 0, 0]
+        required = [0, 0, 0, 0]
+        played_by = [0, 0, 0, 0]
+        bids: list[list[int]] = [[], [], [], []]
+        for s, call in view.calls:
+            if 1 <= call <= 6:
+                bids[s].append(call - 1)
+        auction = view.phase == "auction"
+        if auction:
+            sizes = [8, 8, 8, 8]
+            sizes[me] = 3
+            return cls(me, view.contract, own, ((1 << 32) - 1) & ~own, sizes, forbidden, required, played_by,
+                       [tuple(a) for a in view.announced], bids, True)
+        t = TABLES[view.contract]
+        tricks = [(leader, cards) for leader, cards, _ in view.tricks]
+        if view.trick:
+            tricks.append((view.trick[0][0], tuple(c for _, c in view.trick)))
+        for leader, cards in tricks:
+            led = win = ws = -1
+            for k, c in enumerate(cards):
+                s = (leader + k) & 3
+                played_by[s] |= 1 << c
+                if led >= 0:
+                    pw = ws >= 0 and (ws ^ s) & 1 == 0
+                    bit = 1 << c
+                    for x in range(32):
+                        if x != c and not legal_cards(bit | 1 << x, t, led, win, pw) >> c & 1:
+                            forbidden[s] |= 1 << x
+                    if ((c ^ win) < 8 and t.strength[c] > t.strength[win]) or (
+                            (c ^ win) >= 8 and t.trump_mask >> c & 1):
+                        win, ws = c, s
+                else:
+                    led, win, ws = c >> 3, c, s
+        for s, c in view.belotes:
+            other = c ^ 3  # R7.7: the queen and king of a suit are ranks 5 and 6
+            if not played >> other & 1 and s != me:
+                required[s] |= 1 << other
+        sizes = [8 - played_by[s].bit_count() for s in range(4)]
+        sizes[me] = 0
+        unknown = ((1 << 32) - 1) & ~own & ~played
+        return cls(me, view.contract, own, unknown, sizes, forbidden, required, played_by,
+                   [tuple(a) for a in view.announced], bids, False)
+
+
+@dataclass(frozen=True)
+class World:
+    """One completion of the hidden cards: every seat's cards now, and the declarations chosen."""
+
+    hands: tuple[int, int, int, int]
+    declarations: tuple[tuple[int, ...], ...]  # ids chosen for the announced kinds, by seat (own: none)
+
+
+def _pick_declarations(k: Knowledge, rng: random.Random) -> tuple[list[int], list[int], list[list[int]]] | None:
+    """Concrete declarations for every other seat's announced kinds: (required, forbidden, ids)."""
+    req = k.required[:]
+    forb = k.forbidden[:]
+    ids: list[list[int]] = [[], [], [], []]
+    taken = 0
+    for s in range(4):
+        kinds = k.announced[s]
+        if s == k.seat or not kinds:
+            continue
+        own_cards = k.played_by[s]
+        for kind in sorted(kinds, key=lambda x: x != decl.CARRE):
+            options = []
+            for d in _BY_KIND[kind]:
+                need = d.mask & ~own_cards
+                if need & ~k.unknown or need & forb[s] or need & taken:
+                    continue
+                nb = _run_neighbours(d)
+                if any(d.mask & decl.DECLARATIONS[i].mask for i in ids[s]):
+                    continue
+                if nb & own_cards and not any(decl.DECLARATIONS[i].is_carre and decl.DECLARATIONS[i].mask & nb
+                                              for i in ids[s]):
+                    continue
+                options.append(d)
+            if not options:
+                return None
+            d = rng.choice(options)
+            ids[s].append(d.id)
+            need = d.mask & ~own_cards
+            req[s] |= need
+            taken |= need
+            forb[s] |= _run_neighbours(d) & k.unknown & ~req[s]
+    for s in range(4):
+        if req[s].bit_count() > k.sizes[s] or req[s] & forb[s]:
+            return None
+    return req, forb, ids
+
+
+def _fill(k: Knowledge, req: list[int], forb: list[int], rng: random.Random) -> list[int] | None:
+    """Deal the unknown cards: the required ones, then the rest, most constrained card first."""
+    hands = req[:]
+    rest = k.unknown
+    for s in range(4):
+        rest &= ~req[s]
+    need = [k.sizes[s] - req[s].bit_count() for s in range(4)]
+    cards = [c for c in range(32) if rest >> c & 1]
+    rng.shuffle(cards)
+    allowed = {c: [s for s in range(4) if need[s] > 0 and not forb[s] >> c & 1] for c in cards}
+    cards.sort(key=lambda c: len(allowed[c]))
+    for c in cards:
+        opts = [s for s in allowed[c] if need[s] > 0]
+        if not opts:
+            return None
+        total = sum(need[s] for s in opts)
+        r = rng.randrange(total)
+        for s in opts:
+            r -= need[s]
+            if r < 0:
+                break
+        hands[s] |= 1 << c
+        need[s] -= 1
+    return hands
+
+
+def _auction_plausible(k: Knowledge, hands: list[int]) -> bool:
+    """Soft auction inference: a bidder holds something for what it bid (whole 8-card hands)."""
+    for s in range(4):
+        if s == k.seat:
+            continue
+        whole = hands[s] | k.played_by[s]
+        for c in k.bids[s]:
+            if is_suit_contract(c):
+                suit = whole & SUIT_MASKS[c]
+                top = (suit >> (8 * c + _JACK) & 1) + (suit >> (8 * c + _NINE) & 1)
+                if top == 0 and suit.bit_count() < 3:
+                    return False
+            elif c == AT:
+                if not any(whole >> (8 * x + _JACK) & 1 for x in range(4)):
+                    return False
+            elif c == NT:
+                if not any(whole >> (8 * x + _ACE) & 1 for x in range(4)):
+                    return False
+    return True
+
+
+def sample(k: Knowledge, rng: random.Random, tries: int = 200, soft_tries: int = 12) -> World:
+    """One world consistent with every hard fact of ``k`` (auction inferences preferred).
+
+    In the play phase the world's hands are the cards each seat holds now (the own seat's hand
+    included); in the auction they are the whole eight-card hands.
+    """
+    fallback: World | None = None
+    for attempt in range(tries):
+        picked = _pick_declarations(k, rng)
+        if picked is None:
+            continue
+        req, forb, ids = picked
+        dealt = _fill(k, req, forb, rng)
+        if dealt is None:
+            continue
+        dealt[k.seat] |= k.own
+        world = World((dealt[0], dealt[1], dealt[2], dealt[3]), tuple(tuple(x) for x in ids))
+        if attempt >= soft_tries or _auction_plausible(k, dealt):
+            return world
+        fallback = fallback or world
+    if fallback is not None:
+        return fallback
+    raise ValueError("no deal of the hidden cards fits what this seat knows")
