@@ -1,0 +1,109 @@
+"""Sampling hidden cards (belot.bots.sampling): every world fits everything the seat's view says.
+
+A world is checked by the engine itself: the world's hands, with the cards each seat has played,
+are dealt again and the deal's calls, declarations (the ones the world chose for the announced
+kinds), belotes and cards are replayed through `Deal.apply`, which refuses a card a hand could not
+legally play (shown voids, R5.2-R5.5), a declaration it does not hold (R7.2-R7.4) or a belote
+without both cards (R7.7).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from belot.bots import make_bot
+from belot.bots.sampling import Knowledge, sample
+from belot.cards import FULL_DECK, mask_of, cards_of
+from belot.game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, Deal, SeatView, deal_hands
+
+
+def random_positions(n: int, seed: int, bot: str = "random") -> list[tuple[Deal, int]]:
+    """(deal, seat) pairs at random points of deals played by ``bot`` (declarations and belotes announced)."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        dealer = rng.randrange(4)
+        d = Deal(dealer, deal_hands(rng, dealer))
+        bots = [make_bot(bot, rng.randrange(1 << 30)) for _ in range(4)]
+        stop = rng.randrange(0, 40)
+        steps = 0
+        while not d.is_over and steps < stop:
+            d.apply(bots[d.to_move].act(d.view(d.to_move)))
+            steps += 1
+        if not d.is_over:
+            out.append((d, rng.randrange(4)))
+    return out
+
+
+def replay_world(d: Deal, view: SeatView, hands: tuple[int, ...], decls: tuple[tuple[int, ...], ...]) -> Deal:
+    """Deal the world's whole hands again and replay the view's public history through the engine."""
+    played_by = [0, 0, 0, 0]
+    order = []
+    for leader, cards, _ in view.tricks:
+        order += [((leader + k) & 3, c) for k, c in enumerate(cards)]
+    order += list(view.trick)
+    for s, c in order:
+        played_by[s] |= 1 << c
+    whole = [cards_of(hands[s] | played_by[s]) for s in range(4)]
+    e = Deal(view.dealer, whole)
+    for _, call in view.calls:
+        e.apply(CALL_BASE + call)
+    belotes = set(view.belotes)
+    seen: set[int] = set()
+    for s, c in order:
+        if s not in seen:
+            seen.add(s)
+            ids = view.own_declarations if s == view.seat else decls[s]
+            for i in ids:
+                e.apply(DECLARE_BASE + i)
+        e.apply(BELOTE_BASE + c if (s, c) in belotes else c)
+    s = view.to_move
+    if not view.tricks and s not in seen and s >= 0:  # announced in trick 1, card not played yet
+        for i in view.own_declarations if s == view.seat else decls[s]:
+            e.apply(DECLARE_BASE + i)
+    return e
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_worlds_never_contradict_the_view(seed: int) -> None:
+    rng = random.Random(seed)
+    for d, seat in random_positions(150, seed):
+        view = d.view(seat)
+        k = Knowledge.from_view(view)
+        for _ in range(4):
+            w = sample(k, rng)
+            hands = w.hands
+            assert sum(h.bit_count() for h in hands) == (32 if view.phase == "auction" else 32 - view.played.bit_count())
+            assert hands[0] | hands[1] | hands[2] | hands[3] == FULL_DECK & ~(0 if view.phase == "auction" else view.played)
+            if view.phase == "auction":
+                assert all(h.bit_count() == 8 for h in hands)
+                assert mask_of(view.hand) & ~hands[seat] == 0
+                continue
+            for s in range(4):
+                assert hands[s].bit_count() == d.hands[s].bit_count()  # hand sizes
+            assert hands[seat] == mask_of(view.hand)  # own hand
+            e = replay_world(d, view, hands, w.declarations)  # voids, declarations, belote: the engine checks
+            assert e.view(seat).announced == view.announced
+            assert e.hands == list(hands)
+
+
+def test_shown_void_and_failure_to_overtrump_are_respected() -> None:
+    """R5.2 (b): a seat that did not overtrump holds no higher trump; a void suit stays void."""
+    from conftest import cards, deal_with
+
+    # hearts; seat 1 leads CA, seat 2 trumps with HQ, seat 3 discards S7 (void in clubs, no trump over HQ)
+    d = deal_with({1: "CA", 2: "HQ SA SK SQ SJ ST S9 S8", 3: "S7 DA DK DQ DJ DT D9 D8"},
+                  "H pass pass pass", void={2: "C", 3: "CH"})
+    for c in cards("CA HQ S7"):
+        d.apply(c)
+    view = d.view(0)
+    k = Knowledge.from_view(view)
+    rng = random.Random(0)
+    clubs = 0xFF
+    higher_hearts = mask_of(cards("HJ H9 HA HT HK"))
+    for _ in range(200):
+        w = sample(k, rng)
+        assert w.hands[3] & clubs == 0 and w.hands[2] & clubs == 0
+        assert w.hands[3] & higher_hearts == 0
