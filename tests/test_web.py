@@ -193,9 +193,12 @@ def act_once(
     return what
 
 
-def create_table(page: Page, server: Server, seats: tuple[str, str, str] | None = None, name: str = "Ayşe") -> str:
+def create_table(
+    page: Page, server: Server, seats: tuple[str, str, str] | None = None, name: str = "Ayşe", target: int = 151
+) -> str:
     page.goto(server.url + "/")
     page.fill("#name", name)
+    page.fill("#target", str(target))
     if seats:
         for i, value in enumerate(seats, start=1):
             page.select_option(f"#seat{i}", value)
@@ -329,9 +332,8 @@ def test_the_page_continues_after_a_server_restart(browser: Browser, server: Ser
 
 def test_match_end_then_replay_with_all_hands_open(browser: Browser, server: Server) -> None:
     page = new_page(browser)
-    page.goto(server.url + "/")
-    page.fill("#target", "1")  # the first scored deal (without a capot) ends the match
-    tid = create_table(page, server)
+    tid = create_table(page, server, target=1)  # the first scored deal (without a capot) ends the match
+    assert server.get(f"/api/tables/{tid}")["table"]["target"] == 1
     first = True
     for _ in range(600):
         what = act_once(page, server, bid=first)
@@ -393,14 +395,15 @@ def test_write_screenshots(browser: Browser, server: Server) -> None:
         page = new_page(browser, width=width, height=height, locale="tr-TR")
         create_table(page, server, seats=("bot:heuristic", "bot:heuristic", "bot:heuristic"))
         first = True
-        for _ in range(300):  # to a moment in trick 3 or later where the player is to choose a card
+        for _ in range(600):  # into the second deal, at a trick where the player is to choose a card
             what = page.evaluate(PROBE)
-            if what == "card" and page.locator("#hand .card").count() <= 6 and page.locator(".trick .tcard").count():
+            if (what == "card" and page.locator(".sheet tr.deal").count() and page.locator("#hand .card").count() <= 6
+                    and page.locator(".trick .tcard").count() >= 2):
                 break
             if what == "wait":
                 page.wait_for_timeout(50)
                 continue
             act_once(page, server, bid=first)
-            first = first and what != "call"
+            first = (first and what != "call") or what == "summary"  # bid once in each deal
         page.wait_for_timeout(300)
         page.screenshot(path=str(SCREENSHOTS / f"table-tr-{name}.png"))

@@ -128,8 +128,7 @@ export async function joinTable(tableId, seat) {
     if (seat !== undefined) body.seat = seat;
     const res = await api(`/api/tables/${tableId}/join`, body);
     saveToken(tableId, res.token);
-    if (location.pathname === `/t/${tableId}`) navigate(`/t/${tableId}`);
-    else navigate(`/t/${tableId}`);
+    navigate(`/t/${tableId}`); // (re)opens the table with the new seat's token
   } catch (e) {
     toast(t("web.error", { message: e.message }));
   }

@@ -19,7 +19,11 @@ export function sheetHtml(history, target, myTeam, winner = null) {
     const redeal = r.outcome === "redeal" || !r.contract;
     let contract = redeal ? esc(t("call.pass")) : callHtml(r.contract);
     if (!redeal && r.multiplier > 1) contract += ` <b>×${r.multiplier}</b>`;
-    if (!redeal) contract += ` <small>${order[0] === (r.declarer & 1) ? "↑" : "↓"}</small>`;
+    if (!redeal) {
+      // ↑ our team bid it, ↓ theirs (as players mark it on paper)
+      const ours = order[0] === (r.declarer & 1);
+      contract += ` <small title="${esc(t("web.table.bid_by", { name: teamTitles(myTeam)[ours ? 0 : 1] }))}">${ours ? "↑" : "↓"}</small>`;
+    }
     const hanging = r.pot > 0; // points left hanging after this deal (R11)
     const cell = (team) => {
       const p = r.points[team];

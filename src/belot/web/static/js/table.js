@@ -5,11 +5,11 @@
 
 import { api, savedToken, forgetToken, TableSocket, ApiError } from "./net.js";
 import { t, esc } from "./i18n.js";
-import { cardFace, cardBack, cardWords, cardShort, sortHand, suitIcon } from "./cards.js";
+import { cardFace, cardBack, cardWords, cardShort, sortHand } from "./cards.js";
 import { callHtml, multiplierText, seatName } from "./names.js";
 import { sheetHtml, summaryHtml } from "./sheet.js";
-import { banner, toast, navigate } from "./app.js";
-import { joinTable, myName } from "./lobby.js";
+import { banner, toast } from "./app.js";
+import { joinTable } from "./lobby.js";
 
 const POSITIONS = ["bottom", "right", "top", "left"];
 
@@ -487,4 +487,3 @@ function declarationKind(cards) {
   return cards.length === 3 ? "tierce" : cards.length === 4 ? "quarte" : "quint";
 }
 
-export { myName };
