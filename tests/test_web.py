@@ -298,6 +298,13 @@ def test_a_second_seat_never_sees_the_first_seats_cards(browser: Browser, server
         if a.locator(".felt").get_attribute("data-phase") == "play" and len(hand(a)) <= 6:
             break
     assert checks >= 8
+    assert b.locator(".seat.pos-bottom").get_attribute("data-seat") == "2"
+    assert a.locator(".seat.pos-top").get_attribute("data-seat") == "2"  # partner opposite
+    assert a.locator(".seat.pos-right").get_attribute("data-seat") == "1"  # the next seat on the right
+    # Leaving the seat: the page turns into a spectator's, with no hand.
+    b.click("#btn-leave")
+    b.wait_for_function("document.querySelectorAll('#hand .card').length === 0")
+    b.wait_for_selector("[data-sit='2']")  # the seat is free again, offered to anyone with the link
     # A spectator (the table link, no seat) sees nobody's hand.
     watcher = new_page(browser)
     watcher.goto(f"{server.url}/t/{tid}")
@@ -305,9 +312,6 @@ def test_a_second_seat_never_sees_the_first_seats_cards(browser: Browser, server
     assert watcher.locator("#hand .card").count() == 0
     assert not (hand(a) | hand(b)) & shown_outside_trick(watcher)
     assert not watcher.errors  # type: ignore[attr-defined]
-    assert b.locator(".seat.pos-bottom").get_attribute("data-seat") == "2"
-    assert a.locator(".seat.pos-top").get_attribute("data-seat") == "2"  # partner opposite
-    assert a.locator(".seat.pos-right").get_attribute("data-seat") == "1"  # the next seat on the right
 
 
 def test_the_page_continues_after_a_server_restart(browser: Browser, server: Server) -> None:
@@ -366,8 +370,13 @@ def test_match_end_then_replay_with_all_hands_open(browser: Browser, server: Ser
 
 def test_phone_width_and_keyboard(browser: Browser, server: Server) -> None:
     page = new_page(browser, width=360, height=740, locale="tr-TR")
-    create_table(page, server)
+    page.goto(server.url + "/")
+    page.select_option("#timer", "60")  # a turn timer: the seat to move sees its time run down
+    page.click("#create-btn")
     page.wait_for_selector("[data-call]")
+    assert server.get(f"/api/tables/{table_id(page)}")["table"]["turn_timer"] == 60
+    page.wait_for_selector("#deadline")
+    assert "sn kaldı" in page.inner_text("#deadline")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     page.keyboard.press("1")  # the first legal call: pass
     for _ in range(200):

@@ -19,6 +19,7 @@ export function showLobby(main) {
   let choice = null; // the seat settings, kept across re-renders
   let touched = false; // the user changed them: keep them when the bot list arrives
   let target = 151;
+  let timer = 0; // seconds for each move, 0: no turn timer
   let alive = true;
 
   async function load() {
@@ -75,6 +76,9 @@ export function showLobby(main) {
             <select id="seat${s}" data-seat="${s}">${seatOptions(choice[s])}</select>`).join("")}
           <label for="target">${esc(t("web.lobby.target"))}</label>
           <input id="target" type="number" min="1" max="10000" step="1" value="${esc(target)}">
+          <label for="timer">${esc(t("web.lobby.turn_timer"))}</label>
+          <select id="timer">${[0, 15, 30, 60, 120].map((n) => `<option value="${n}"${n === timer ? " selected" : ""}>${
+            esc(n ? t("web.lobby.seconds", { n }) : t("web.lobby.no_timer"))}</option>`).join("")}</select>
           <button type="submit" class="primary" id="create-btn">${esc(t("web.lobby.create"))}</button>
         </form>
       </section>
@@ -95,6 +99,7 @@ export function showLobby(main) {
     main.querySelectorAll("select[data-seat]").forEach((sel) =>
       sel.addEventListener("change", () => { choice[+sel.dataset.seat] = sel.value; touched = true; }));
     main.querySelector("#target").addEventListener("change", (e) => { target = e.target.value; });
+    main.querySelector("#timer").addEventListener("change", (e) => { timer = +e.target.value; });
     main.querySelector("#refresh").addEventListener("click", load);
     main.querySelector("#create").addEventListener("submit", async (ev) => {
       ev.preventDefault();
@@ -103,7 +108,8 @@ export function showLobby(main) {
       const seats = ["human", ...[1, 2, 3].map((s) => main.querySelector(`#seat${s}`).value)];
       const tgt = parseInt(main.querySelector("#target").value, 10) || 151;
       try {
-        const res = await api("/api/tables", { target: tgt, seats, seat: 0, name: name || null });
+        const turnTimer = +main.querySelector("#timer").value || null;
+        const res = await api("/api/tables", { target: tgt, seats, seat: 0, name: name || null, turn_timer: turnTimer });
         saveToken(res.table.id, res.token);
         navigate(`/t/${res.table.id}`);
       } catch (e) {

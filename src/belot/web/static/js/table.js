@@ -26,6 +26,8 @@ export function showTable(main, tableId) {
   let matchEndSeen = false;
   let wasDown = false;
   let alive = true;
+  let deadlineAt = null;   // when the turn timer of the seat to move runs out (page clock)
+  const ticker = setInterval(() => tick(), 1000);
 
   const me = () => (msg && msg.you && msg.you.seat !== null && msg.you.seat !== undefined ? msg.you.seat : null);
   const viewer = () => (me() === null ? 0 : me());
@@ -53,6 +55,7 @@ export function showTable(main, tableId) {
     if (!alive) return;
     if (m.type === "state") {
       msg = m;
+      deadlineAt = m.deadline === null || m.deadline === undefined ? null : Date.now() + m.deadline * 1000;
       busy = false;
       noteDealChanges();
       render();
@@ -144,7 +147,10 @@ export function showTable(main, tableId) {
     const v = msg.view;
     const table = msg.table;
     document.getElementById("topbar-extra").innerHTML =
-      `<a class="round-btn" data-link href="/">${esc(t("web.table.back_to_lobby"))}</a>`;
+      `<a class="round-btn" data-link href="/">${esc(t("web.table.back_to_lobby"))}</a>` +
+      (token && table.status !== "finished" ? ` <button class="round-btn" id="btn-leave">${esc(t("web.table.leave"))}</button>` : "");
+    const leave = document.getElementById("btn-leave");
+    if (leave) leave.addEventListener("click", leaveSeat);
     if (!v) {
       main.innerHTML = `<div class="lobby"><div class="box"><p>${esc(t("web.table.waiting_players"))}</p>${seatListHtml(table)}</div></div>`;
       bindSeatList();
@@ -269,7 +275,7 @@ export function showTable(main, tableId) {
     return `<div class="seat pos-bottom ${myTurn ? "turn" : ""}" data-seat="${mine}">
         <div class="nameplate"><span class="name">${esc(msg.you.name || t("web.seat.you"))}</span>${chips.join("")}</div>
         <div class="bubble">${bubbleHtml(mine)}</div></div>
-      <div class="actions" id="actions">${actionsHtml()}</div>
+      <div class="actions" id="actions">${actionsHtml()}${myTurn ? deadlineHtml() : ""}</div>
       <div class="hand" id="hand" role="group" aria-label="${esc(t("web.seat.you"))}">${cards}</div>
       <div class="hint">${esc(t("web.table.keys_hint"))}</div>`;
   }
@@ -311,6 +317,32 @@ export function showTable(main, tableId) {
       else if (turn !== null && turn !== undefined) out = `<div class="prompt">${esc(t("web.table.waiting_for", { name: label(turn) }))}</div>`;
     }
     return out;
+  }
+
+  /** The turn timer of the seat to move, counted down on the page between states. */
+  function deadlineHtml() {
+    if (!msg || msg.deadline === null || msg.deadline === undefined || deadlineAt === null) return "";
+    const n = Math.max(0, Math.ceil((deadlineAt - Date.now()) / 1000));
+    return `<div class="prompt deadline" id="deadline">${esc(t("web.table.time_left", { n }))}</div>`;
+  }
+
+  function tick() {
+    const el = main.querySelector("#deadline");
+    if (el && deadlineAt !== null) {
+      el.textContent = t("web.table.time_left", { n: Math.max(0, Math.ceil((deadlineAt - Date.now()) / 1000)) });
+    }
+  }
+
+  async function leaveSeat() {
+    try {
+      await api(`/api/tables/${tableId}/leave`, { token });
+    } catch (e) {
+      toast(t("web.error", { message: e.message }));
+      return;
+    }
+    forgetToken(tableId);
+    token = null;
+    connect();
   }
 
   function dialogHtml() {
@@ -474,6 +506,7 @@ export function showTable(main, tableId) {
     render,
     close() {
       alive = false;
+      clearInterval(ticker);
       document.removeEventListener("keydown", onKey);
       if (socket) socket.close();
       banner("");
