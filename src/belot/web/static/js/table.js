@@ -96,7 +96,8 @@ export function showTable(main, tableId) {
 
   /** The seat's legal actions, none while the table waits for players (the server would refuse). */
   function legalList() {
-    if (!msg || !msg.view || msg.table.status !== "playing") return [];
+    // Nothing more to choose while an action is on its way (no double plays, no stale clicks).
+    if (busy || !msg || !msg.view || msg.table.status !== "playing") return [];
     return msg.view.legal || [];
   }
 
@@ -112,6 +113,7 @@ export function showTable(main, tableId) {
     if (busy || !msg) return;
     busy = true;
     beloteFor = null;
+    render();
     if (socket && socket.send({ type: "action", action, seq: msg.seq })) return;
     // The socket is down: the same action over HTTP; the state comes back in the answer.
     try {
@@ -173,9 +175,8 @@ export function showTable(main, tableId) {
     bind();
   }
 
-  function seatHtml(seat) {
+  function seatChips(seat) {
     const v = msg.view;
-    const p = pos(seat);
     const chips = [];
     if (v.dealer === seat) chips.push(`<span class="chip dealer" title="${esc(t("term.dealer"))}">${esc(t("term.dealer"))}</span>`);
     if (v.contract && v.declarer === seat) chips.push(`<span class="chip contract">${callHtml(v.contract)}</span>`);
@@ -183,8 +184,14 @@ export function showTable(main, tableId) {
     if (doubler && doubler.seat === seat) chips.push(`<span class="chip kontra">${esc(t("call." + doubler.call))}</span>`);
     const st = msg.table.seats[seat];
     if (st && st.kind === "human" && st.taken && !st.connected && seat !== me()) chips.push(`<span class="chip offline">${esc(t("web.seat.offline"))}</span>`);
+    return chips.join("");
+  }
+
+  function seatHtml(seat) {
+    const v = msg.view;
+    const p = pos(seat);
     const turn = v.to_move === seat;
-    const plate = `<div class="nameplate"><span class="name">${esc(label(seat))}</span>${chips.join("")}</div>`;
+    const plate = `<div class="nameplate"><span class="name">${esc(label(seat))}</span>${seatChips(seat)}</div>`;
     if (p === "bottom") return ""; // my own seat is drawn with my hand
     const n = v.hand_sizes[seat];
     const backs = Array.from({ length: n }, () => `<div class="mini">${cardBack()}</div>`).join("");
@@ -256,13 +263,14 @@ export function showTable(main, tableId) {
     const v = msg.view;
     const mine = me();
     if (mine === null) {
-      return `<div class="nameplate">${esc(t("web.table.watching"))}</div>${seatListHtml(msg.table)}`;
+      // A spectator sees seat 0 at the bottom like the others: its name, calls and card backs.
+      const n = v.hand_sizes[0];
+      return `<div class="seat pos-bottom ${v.to_move === 0 ? "turn" : ""}" data-seat="0">
+          <div class="nameplate"><span class="name">${esc(label(0))}</span>${seatChips(0)}</div>
+          <div class="bubble">${bubbleHtml(0)}</div>
+          <div class="backs">${Array.from({ length: n }, () => `<div class="mini">${cardBack()}</div>`).join("")}</div></div>
+        <div class="prompt" id="watching">${esc(t("web.table.watching"))}</div>${seatListHtml(msg.table)}`;
     }
-    const chips = [];
-    if (v.dealer === mine) chips.push(`<span class="chip dealer">${esc(t("term.dealer"))}</span>`);
-    if (v.contract && v.declarer === mine) chips.push(`<span class="chip contract">${callHtml(v.contract)}</span>`);
-    const doubler = doublerSeat();
-    if (doubler && doubler.seat === mine) chips.push(`<span class="chip kontra">${esc(t("call." + doubler.call))}</span>`);
     const myTurn = v.to_move === mine;
     const hand = sortHand(v.hand, v.contract);
     const choosing = myTurn && v.phase === "play"; // dim the cards only when one must be chosen
@@ -273,7 +281,7 @@ export function showTable(main, tableId) {
         aria-label="${esc(cardWords(card, t))}" ${ok ? "" : 'aria-disabled="true" tabindex="-1"'}><span class="key">${i + 1}</span>${cardFace(card, cardWords(card, t))}</button>`;
     }).join("");
     return `<div class="seat pos-bottom ${myTurn ? "turn" : ""}" data-seat="${mine}">
-        <div class="nameplate"><span class="name">${esc(msg.you.name || t("web.seat.you"))}</span>${chips.join("")}</div>
+        <div class="nameplate"><span class="name">${esc(msg.you.name || t("web.seat.you"))}</span>${seatChips(mine)}</div>
         <div class="bubble">${bubbleHtml(mine)}</div></div>
       <div class="actions" id="actions">${actionsHtml()}${myTurn ? deadlineHtml() : ""}</div>
       <div class="hand" id="hand" role="group" aria-label="${esc(t("web.seat.you"))}">${cards}</div>
