@@ -94,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s")
     app = create_app(storage, bot_delay=args.bot_delay, grace=args.grace)
-    config = uvicorn.Config(app, log_level=args.log_level, ws_ping_interval=20, ws_ping_timeout=20)
+    # A client message is a small JSON object: 64 KiB is plenty and bounds what one socket can send.
+    config = uvicorn.Config(app, log_level=args.log_level, ws_ping_interval=20, ws_ping_timeout=20, ws_max_size=65536)
     server = uvicorn.Server(config)
     print(f"belot serve: http://{host}:{port}/  (database {db})", flush=True)
     server.run(sockets=[sock])

@@ -408,12 +408,20 @@ class Table:
     def disconnect(self, conn: Connection) -> None:
         if conn.seat is None:
             self.spectators.discard(conn)
+            self._evict_if_done()
             return
         seat = self.seats[conn.seat]
         seat.connections.discard(conn)
-        if not seat.connections and seat.token_hash is not None:
+        if not seat.connections and seat.token_hash is not None and self.status != FINISHED:
             self._start_grace(conn.seat)
         self.broadcast()
+        self._evict_if_done()
+
+    def _evict_if_done(self) -> None:
+        """A finished table nobody watches leaves memory; `Lobby.get` reloads it from storage on demand."""
+        if self.status == FINISHED and not self.spectators and not any(s.connections for s in self.seats):
+            self.close()
+            self.lobby.tables.pop(self.id, None)
 
     def _start_grace(self, s: int) -> None:
         seat = self.seats[s]
@@ -516,6 +524,7 @@ class Table:
         self.turn_deadline = None
         self.schedule()
         self.broadcast()
+        self._evict_if_done()
 
     # -- seats -------------------------------------------------------------------------------------
 
