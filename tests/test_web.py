@@ -56,6 +56,7 @@ class Server:
 
     def __init__(self, db: Path) -> None:
         self.db = db
+        self.log = db.with_suffix(".log")
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
@@ -63,15 +64,16 @@ class Server:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "belot", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-             "--db", str(self.db), "--bot-delay", "0"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        )
+        with self.log.open("ab") as log:  # a file, not a pipe: a full pipe would block the server
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "belot", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+                 "--db", str(self.db), "--bot-delay", "0"],
+                stdout=subprocess.DEVNULL, stderr=log,
+            )
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                err = self.log.read_text(errors="replace")[-2000:]
                 raise RuntimeError(f"belot serve exited with {self.proc.returncode}: {err}")
             try:
                 with urllib.request.urlopen(self.url + "/api/health", timeout=1) as r:
@@ -93,13 +95,6 @@ class Server:
 
     def get(self, path: str) -> Any:
         with urllib.request.urlopen(self.url + path, timeout=5) as r:
-            return json.load(r)
-
-    def post(self, path: str, body: dict[str, Any]) -> Any:
-        req = urllib.request.Request(
-            self.url + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
-        )
-        with urllib.request.urlopen(req, timeout=5) as r:
             return json.load(r)
 
 
@@ -348,7 +343,7 @@ def test_match_end_then_replay_with_all_hands_open(browser: Browser, server: Ser
     assert "The match is over" in end and ("Your team won" in end or "other team won" in end)
     table = server.get(f"/api/tables/{tid}")["table"]
     assert table["status"] == "finished"
-    page.click("#match-end a[href='/replay/%s']" % tid)
+    page.click(f"#match-end a[href='/replay/{tid}']")
     page.wait_for_selector(".replay .open-hand")
     hands = page.locator(".replay .open-hand")
     assert hands.count() == 4
