@@ -246,8 +246,18 @@ class LocalRunner(Runner):
         return self.pool.submit(fn, arg)
 
     def close(self) -> None:
+        """Stop the workers.  Matches still running were submitted beyond the stopping point and
+        their results are not wanted: the workers are terminated rather than waited for (a slow
+        bot's match can take minutes)."""
         if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
+            procs = list((getattr(self.pool, "_processes", None) or {}).values())
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            for proc in procs:
+                if proc.is_alive():
+                    proc.terminate()
+            for proc in procs:
+                proc.join(timeout=10)
+            self.pool = None
 
 
 class RayUnavailable(RuntimeError):
