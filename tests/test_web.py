@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -324,9 +325,36 @@ def test_the_page_continues_after_a_server_restart(browser: Browser, server: Ser
     server.start()
     page.wait_for_function("document.querySelector('#banner').classList.contains('hidden') || "
                            "document.querySelector('#banner').classList.contains('ok')", timeout=15_000)
-    for _ in range(6):
-        act_once(page, server)
+    # The same page plays on: its clicks reach the restarted server.
+    view = state_of(server, page)["view"]
+    deal, cards = view["deal_index"], len(view["hand"])
+    done = [act_once(page, server) for _ in range(4)]
+    assert {"card", "call", "summary", "declare", "belote"} & set(done)
+    page.wait_for_function(f"document.querySelectorAll('#hand .card').length < {cards} || "
+                           "document.querySelector('.felt').dataset.phase === 'auction'")
+    view = state_of(server, page)["view"]
+    assert view["deal_index"] > deal or len(view["hand"]) < cards
     assert server.get(f"/api/tables/{tid}")["table"]["seq"] > before
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_page_reconnects_after_a_network_drop(browser: Browser, server: Server) -> None:
+    page = new_page(browser)
+    sockets: list[Any] = []
+
+    def through(route: Any) -> None:  # pass the table socket through, keeping a handle to cut it
+        route.connect_to_server()
+        sockets.append(route)
+
+    page.route_web_socket(re.compile(r"/api/tables/\w+/ws"), through)
+    create_table(page, server)
+    page.wait_for_selector("[data-call]")
+    assert len(sockets) == 1
+    sockets[0].close()  # the connection drops under the page
+    page.wait_for_selector("#banner:not(.hidden)")
+    page.wait_for_function("() => !document.querySelector('#banner').textContent.includes('lost')")
+    assert len(sockets) == 2  # it came back by itself, and plays on
+    assert act_once(page, server) == "call"
 
 
 def test_match_end_then_replay_with_all_hands_open(browser: Browser, server: Server) -> None:
