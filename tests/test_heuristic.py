@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from belot.auction import BID_BASE, KONTRA, PASS, REKONTRA
+from belot.bots import make_bot
 from belot.bots.heuristic import HeuristicBot, Knowledge, contract_margins
 from belot.cards import SUIT_MASKS, mask_of
 from belot.contracts import AT, C, H, NT, S
@@ -260,3 +261,27 @@ def test_keeps_a_master_trump_for_the_last_trick():
         if found >= 5:
             break
     assert found >= 1
+
+
+def test_knowledge_inferences_are_sound_on_real_deals():
+    """What the bot infers a seat cannot hold (voids, R5.2/R5.3/R5.5 duties, belote) is never
+    contradicted by the real hidden hands, and the unseen cards are exactly the others' cards."""
+    rng = random.Random(21)
+    bots = [HeuristicBot(), make_bot("random", seed=1), HeuristicBot(), make_bot("random", seed=2)]
+    checked = 0
+    for k in range(120):
+        d = Deal(k & 3, deal_hands(rng, k & 3))
+        while not d.is_over:
+            seat = d.current_player
+            view = d.view(seat)
+            if view.phase == "play":
+                kn = Knowledge(view)
+                others = 0
+                for s in range(4):
+                    if s != seat:
+                        assert not d.hands[s] & kn.cannot[s], (k, s)
+                        others |= d.hands[s]
+                assert kn.unseen == others
+                checked += 1
+            d.apply(bots[(seat + k) & 3].act(view))
+    assert checked > 2000
