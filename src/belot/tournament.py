@@ -38,7 +38,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from .game import Match
 
@@ -180,10 +180,6 @@ class _ObservationLog:
 
 
 # -- running many matches: in this process, a process pool, or a Ray cluster ------------------
-
-
-class _Future(Protocol):
-    def result(self) -> Any: ...
 
 
 class _Lazy:
