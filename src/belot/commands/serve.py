@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     from ..server.storage import Storage, StorageError
 
     try:
-        storage = Storage(url)
+        storage = Storage(url, checkpoint_every=1.0)
     except (SQLAlchemyError, StorageError) as e:
         print(f"belot serve: cannot open the database {db}: {str(e).splitlines()[0]}", file=sys.stderr)
         return 2

@@ -39,8 +39,11 @@ The API is up: <a href="/api/tables">/api/tables</a>; see docs/protocol.md.</p><
 def create_app(
     storage: Storage | str, *, bot_delay: float = 0.5, grace: float = 60.0, static_dir: Path | None = None
 ) -> FastAPI:
-    """The app over ``storage`` (a `Storage` or a SQLAlchemy URL); unfinished tables restore on start."""
-    store = Storage(storage) if isinstance(storage, str) else storage
+    """The app over ``storage`` (a `Storage` or a SQLAlchemy URL); unfinished tables restore on start.
+
+    The app closes the storage when it shuts down.
+    """
+    store = Storage(storage, checkpoint_every=1.0) if isinstance(storage, str) else storage
     lobby = Lobby(store, bot_delay=bot_delay, grace=grace)
     static = static_dir or STATIC_DIR
 
@@ -51,6 +54,7 @@ def create_app(
             log.info("restored %d unfinished table(s)", n)
         yield
         lobby.close()
+        store.close()
 
     app = FastAPI(title="belot", lifespan=lifespan, docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
     app.state.lobby = lobby

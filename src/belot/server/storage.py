@@ -11,6 +11,8 @@ process being killed); any SQLAlchemy URL works, so PostgreSQL is a matter of th
 from __future__ import annotations
 
 import json
+import logging
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -20,6 +22,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 SCHEMA_VERSION = 1
+log = logging.getLogger("belot.server")
 
 metadata = sa.MetaData()
 meta_table = sa.Table(
@@ -94,22 +97,46 @@ class StorageError(RuntimeError):
 class Storage:
     """All the server's reads and writes.  Methods are short transactions; none holds game logic."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, checkpoint_every: float | None = None) -> None:
+        """``checkpoint_every``: with SQLite, copy the journal into the database from a background
+        thread every so many seconds instead of during a commit (a checkpoint waits for the disk,
+        which would hold up the server's event loop; the thread does not hold the GIL meanwhile)."""
         self.url = url
+        self.sqlite = url.startswith("sqlite")
         kwargs: dict[str, Any] = {}
-        if url.startswith("sqlite"):
+        if self.sqlite:
             kwargs["connect_args"] = {"check_same_thread": False}
         self.engine: Engine = sa.create_engine(url, **kwargs)
         self._conn: sa.Connection | None = None
-        if url.startswith("sqlite"):
-            sa.event.listen(self.engine, "connect", _sqlite_pragmas)
+        self._stop = threading.Event()
+        self._checkpointer: threading.Thread | None = None
+        if self.sqlite:
+            background = checkpoint_every is not None
+            sa.event.listen(self.engine, "connect", lambda dbapi, _rec: _sqlite_pragmas(dbapi, background))
         self.migrate()
+        if self.sqlite and checkpoint_every is not None:
+            self._checkpointer = threading.Thread(
+                target=self._checkpoint_loop, args=(checkpoint_every,), name="belot-checkpoint", daemon=True
+            )
+            self._checkpointer.start()
+
+    def _checkpoint_loop(self, every: float) -> None:
+        while not self._stop.wait(every):
+            try:
+                with self.engine.connect() as c:
+                    c.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            except sa.exc.SQLAlchemyError as e:  # the next round tries again; commits are safe in the journal
+                log.warning("checkpoint failed: %s", e)
 
     @classmethod
     def for_path(cls, path: str) -> Storage:
         return cls(f"sqlite:///{path}")
 
     def close(self) -> None:
+        if self._checkpointer is not None:
+            self._stop.set()
+            self._checkpointer.join(timeout=10)
+            self._checkpointer = None
         if self._conn is not None:
             self._conn.close()
             self._conn = None
@@ -251,13 +278,15 @@ class Storage:
         )
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+def _sqlite_pragmas(dbapi_connection: Any, background_checkpoints: bool) -> None:
     # WAL + synchronous=NORMAL: a commit is in the journal before it returns, so it survives the
     # server process dying (SIGKILL); only a power loss may drop the very last commits.
     cur = dbapi_connection.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.execute("PRAGMA foreign_keys=ON")
+    if background_checkpoints:
+        cur.execute("PRAGMA wal_autocheckpoint=0")
     cur.close()
 
 
