@@ -43,14 +43,31 @@ def _future_belote(contract: int, hands: tuple[int, ...]) -> tuple[int, int]:
     return out[0], out[1]
 
 
+_SOLVER: Solver | None = None
+
+
+def _shared_solver() -> Solver:
+    """One solver (and its 20 MB table) per process: bots are made afresh for every deal."""
+    global _SOLVER
+    if _SOLVER is None:
+        _SOLVER = Solver()
+        # load the compiled kernels now, not inside the first timed decision
+        hands = (1 << 0 | 1 << 1, 1 << 8 | 1 << 9, 1 << 16 | 1 << 17, 1 << 24 | 1 << 25)
+        pos = Position(0, hands, 0, (), 6, (0, 1))
+        _SOLVER.card_diffs(pos, DEAL_POINTS)
+        _SOLVER.card_diffs(pos, DEAL_POINTS, exact=False)
+        _SOLVER.diff(pos, DEAL_POINTS, 0, 0)
+    return _SOLVER
+
+
 class PimcBot:
     name = "pimc"
 
     def __init__(self, seed: int | None = None, play_nodes: int = 1_500_000, min_worlds: int = 4,
-                 max_worlds: int = 24, bid_nodes: int = 5_000_000, bid_worlds: int = 8,
-                 bid_margin: float = 2.0, kontra_margin: float = 4.0) -> None:
+                 max_worlds: int = 24, bid_nodes: int = 2_000_000, bid_worlds: int = 6,
+                 bid_margin: float = 2.0, kontra_margin: float = 6.0, bid_tol: int = 24) -> None:
         self.rng = random.Random(seed)
-        self.solver = Solver()
+        self.solver = _shared_solver()
         self.play_nodes = play_nodes
         self.min_worlds = min_worlds
         self.max_worlds = max_worlds
@@ -58,6 +75,7 @@ class PimcBot:
         self.bid_worlds = bid_worlds
         self.bid_margin = bid_margin
         self.kontra_margin = kontra_margin
+        self.bid_tol = bid_tol
         self._bid_cache: tuple[object, list[World], dict[int, list[tuple[int, int]]]] | None = None
 
     # -- the interface ---------------------------------------------------------------------------
@@ -107,7 +125,9 @@ class PimcBot:
                 worlds < self.min_worlds or int(self.solver.stats[0]) - start < self.play_nodes):
             w = sample(k, self.rng)
             pos = Position(contract, w.hands, view.seat, view.trick, len(view.tricks), trick_winners)
-            diffs = self.solver.card_diffs(pos, DEAL_POINTS)
+            # trick 1 (whole deals, the dearest solves): only the best card of a world is exact,
+            # the others hold the solver's bounds (no better than the best)
+            diffs = self.solver.card_diffs(pos, DEAL_POINTS, exact=bool(view.tricks))
             dpts = self._declaration_points(view, w)
             fb = _future_belote(contract, w.hands)
             for c in cards:
@@ -140,11 +160,12 @@ class PimcBot:
 
     # -- bidding -----------------------------------------------------------------------------------
 
-    def _rows(self, view: SeatView, contract: int) -> list[tuple[int, int]]:
-        """(team 0 total, team 1 total) of ``contract`` in each sampled whole deal of this deal.
+    def _rows(self, view: SeatView, contract: int, budget: int) -> list[tuple[int, int]]:
+        """(team 0 total, team 1 total) of ``contract`` in sampled whole deals of this deal.
 
         The worlds are sampled once per deal (at the bot's first call) and reused for every
-        contract and every later call of the same auction.
+        contract and every later call of the same auction.  At least two worlds are solved, more
+        while the solver has used fewer than ``budget`` nodes on this contract.
         """
         key = (view.deal_index, view.dealer, view.hand, view.score, view.pot)
         if self._bid_cache is None or self._bid_cache[0] != key:
@@ -157,8 +178,10 @@ class PimcBot:
         forehand = (view.dealer + 1) & 3
         start = int(self.solver.stats[0])
         t = TABLES[contract]
+        guess = 0
         for w in worlds:
-            d = self.solver.diff(Position(contract, w.hands, forehand), DEAL_POINTS)
+            d = self.solver.diff(Position(contract, w.hands, forehand), DEAL_POINTS, guess, self.bid_tol)
+            guess = d
             fb = _future_belote(contract, w.hands)
             fsum = t.total + fb[0] + fb[1]
             if abs(d) > fsum:
@@ -170,39 +193,55 @@ class PimcBot:
                 c0, c1 = decl.contest((best[0] + best[2], best[1] + best[3]))
                 dp = (c0, c1)
             rows.append((f0 + dp[0], fsum - f0 + dp[1]))
-            if int(self.solver.stats[0]) - start > self.bid_nodes // 4 and len(rows) >= 3:
+            if int(self.solver.stats[0]) - start > budget and len(rows) >= 2:
                 break
         table[contract] = rows
         return rows
 
     @staticmethod
     def _candidates(own: int) -> list[int]:
-        """Contracts worth solving for a five-card hand (the others are not bid, nor kontra'd)."""
-        out = []
+        """At most two contracts worth solving for a five-card hand, strongest first.
+
+        A quick count of the cards that take tricks in each contract kind (R4.1 orders) keeps
+        the solver for the contracts the hand could play; the others are never bid.
+        """
+        def has(suit: int, rank: int) -> int:
+            return own >> (8 * suit + rank) & 1
+
+        scored = []
         for s in range(4):
-            suit = own & SUIT_MASKS[s]
-            if suit >> (8 * s + 4) & 1 or suit >> (8 * s + 2) & 1 or suit.bit_count() >= 3:
-                out.append(s)
-        if any(own >> (8 * s + 7) & 1 for s in range(4)):
-            out.append(NT)
-        if any(own >> (8 * s + 4) & 1 for s in range(4)):
-            out.append(AT)
-        return out
+            n = (own & SUIT_MASKS[s]).bit_count()
+            score = 3 * has(s, 4) + 2 * has(s, 2) + has(s, 7) + 0.5 * has(s, 3) + 0.5 * n
+            if score >= 3:
+                scored.append((score, s))
+        aces = sum(has(s, 7) for s in range(4))
+        tens = sum(has(s, 3) for s in range(4))
+        if aces >= 2 or (aces and tens >= 2):
+            scored.append((1.5 * aces + 0.5 * tens, NT))
+        jacks = sum(has(s, 4) for s in range(4))
+        nines = sum(has(s, 2) for s in range(4))
+        if jacks and jacks + nines >= 2:
+            scored.append((2 * jacks + nines, AT))
+        scored.sort(reverse=True)
+        return [c for _, c in scored[:2]]
 
     def _bid(self, view: SeatView) -> int:
         legal = view.legal_actions
         me = view.seat & 1
         wanted = set(self._candidates(mask_of(view.hand)))
 
+        current = view.contract
+        todo = [c for c in wanted if c > current] + ([current] if current >= 0 else [])
+        budget = self.bid_nodes // max(1, len(todo))
+
         def value(contract: int, team: int, mult: int) -> float:
             total = 0
-            rows = self._rows(view, contract)
+            rows = self._rows(view, contract, budget)
             for t0, t1 in rows:
                 s = score_deal(contract, team, (t0, t1), mult, view.pot)
                 total += s.points[me] - s.points[1 - me]
             return total / len(rows)
 
-        current = view.contract
         pass_value = 0.0 if current < 0 else value(current, view.declarer & 1, view.multiplier)
         best_action = CALL_BASE + PASS
         best = pass_value

@@ -161,11 +161,15 @@ class Solver:
         return (self.tk, self.tlo, self.thi, self.tmv, self.tgen, self.gen, self.bits, self.mv, self.sc,
                 self.fr, self.stats)
 
-    def diff(self, pos: Position, obj: Objective = CARD_POINTS) -> int:
-        """Team 0 minus team 1 points from here to the end under perfect play."""
+    def diff(self, pos: Position, obj: Objective = CARD_POINTS, guess: int = 0, tol: int = 0) -> int:
+        """Team 0 minus team 1 points from here to the end under perfect play.
+
+        ``guess`` (any value; a close one saves time) starts the MTD(f) iterations; with ``tol`` > 0
+        the answer is only known to be within ``tol`` of the exact value (much cheaper).
+        """
         a = self._args(pos, obj)
         (h, seat, n, led, wc, ws, tpts, table, done, vst, c, pts, st, ab, tm, order, lastb, valb, belb) = a
-        return int(K.solve_value(h, seat, n, led, wc, ws, tpts, table, done, vst, -K.INF, K.INF, c, pts, st,
+        return int(K.solve_value(h, seat, n, led, wc, ws, tpts, table, done, vst, -K.INF, K.INF, guess, tol, c, pts, st,
                                  ab, tm, order, lastb, valb, belb, *self._tt()))
 
     def card_diffs(self, pos: Position, obj: Objective = CARD_POINTS, exact: bool = True) -> dict[int, int]:

@@ -365,12 +365,15 @@ def _mtd(h: np.ndarray, seat: int, n: int, led: int, wc: int, ws: int, tpts: int
          done: int, vst: int, guess: int, contract: int, pts: np.ndarray, strength: np.ndarray,
          above: np.ndarray, trump_mask: int, order: np.ndarray, lastb: int, valb: int, belb: int,
          tk: np.ndarray, tlo: np.ndarray, thi: np.ndarray, tmv: np.ndarray, tgen: np.ndarray, gen: int,
-         bits: int, mv: np.ndarray, sc: np.ndarray, fr: np.ndarray, stats: np.ndarray) -> int:
-    """Exact value by MTD(f): null-window searches converging on it, sharing the table."""
+         bits: int, mv: np.ndarray, sc: np.ndarray, fr: np.ndarray, stats: np.ndarray, tol: int) -> int:
+    """The value by MTD(f): null-window searches converging on it, sharing the table.
+
+    Exact for ``tol`` 0; otherwise stops once the value is known within ``tol`` (the midpoint).
+    """
     lower = -INF
     upper = INF
     g = guess
-    while lower < upper:
+    while upper - lower > tol:
         beta = g + 1 if g == lower else g
         g = _search(h, seat, n, led, wc, ws, tpts, table, done, vst, beta - 1, beta, contract, pts, strength,
                     above, trump_mask, order, lastb, valb, belb, tk, tlo, thi, tmv, tgen, gen, bits, mv, sc,
@@ -379,6 +382,8 @@ def _mtd(h: np.ndarray, seat: int, n: int, led: int, wc: int, ws: int, tpts: int
             upper = g
         else:
             lower = g
+    if lower < upper and lower > -INF and upper < INF:
+        return (lower + upper) // 2
     return g
 
 
@@ -481,7 +486,7 @@ def solve_cards(h: np.ndarray, seat: int, n: int, led: int, wc: int, ws: int, tp
             guess = best - off if i > 0 else 0
             v = off + _mtd(h, cs, cn, nl, nwc, nws, ctp, ctable, cdone, cvst, guess,
                            contract, pts, strength, above, trump_mask, order, lastb, valb, belb, tk, tlo, thi,
-                           tmv, tgen, gen, bits, mv, sc, fr, stats)
+                           tmv, tgen, gen, bits, mv, sc, fr, stats, 0)
         else:
             v = off + _search(h, cs, cn, nl, nwc, nws, ctp, ctable, cdone, cvst, lo - off, hi - off, contract,
                               pts, strength, above, trump_mask, order, lastb, valb, belb, tk, tlo, thi, tmv,
@@ -490,7 +495,7 @@ def solve_cards(h: np.ndarray, seat: int, n: int, led: int, wc: int, ws: int, tp
                 # better than the best so far: its exact value
                 v = off + _mtd(h, cs, cn, nl, nwc, nws, ctp, ctable, cdone, cvst, v - off, contract,
                                pts, strength, above, trump_mask, order, lastb, valb, belb, tk, tlo, thi,
-                               tmv, tgen, gen, bits, mv, sc, fr, stats)
+                               tmv, tgen, gen, bits, mv, sc, fr, stats, 0)
         h[seat] = hand
         out_cards[i] = c
         out_vals[i] = v
@@ -501,15 +506,16 @@ def solve_cards(h: np.ndarray, seat: int, n: int, led: int, wc: int, ws: int, tp
 
 @njit(cache=True, nogil=True)
 def solve_value(h: np.ndarray, seat: int, n: int, led: int, wc: int, ws: int, tpts: int, table: int,
-                done: int, vst: int, alpha: int, beta: int, contract: int, pts: np.ndarray,
+                done: int, vst: int, alpha: int, beta: int, guess: int, tol: int, contract: int, pts: np.ndarray,
                 strength: np.ndarray, above: np.ndarray, trump_mask: int, order: np.ndarray, lastb: int,
                 valb: int, belb: int, tk: np.ndarray, tlo: np.ndarray, thi: np.ndarray, tmv: np.ndarray,
                 tgen: np.ndarray, gen: int, bits: int, mv: np.ndarray, sc: np.ndarray, fr: np.ndarray,
                 stats: np.ndarray) -> int:
-    """The value of the position in the window (exact, by MTD(f), for the full window)."""
+    """The value of the position in the window; for the full window by MTD(f) (within ``tol``)."""
     if alpha <= -INF and beta >= INF:
-        return _mtd(h, seat, n, led, wc, ws, tpts, table, done, vst, 0, contract, pts, strength, above,
-                    trump_mask, order, lastb, valb, belb, tk, tlo, thi, tmv, tgen, gen, bits, mv, sc, fr, stats)
+        return _mtd(h, seat, n, led, wc, ws, tpts, table, done, vst, guess, contract, pts, strength, above,
+                    trump_mask, order, lastb, valb, belb, tk, tlo, thi, tmv, tgen, gen, bits, mv, sc, fr, stats,
+                    tol)
     return _search(h, seat, n, led, wc, ws, tpts, table, done, vst, alpha, beta, contract, pts, strength,
                    above, trump_mask, order, lastb, valb, belb, tk, tlo, thi, tmv, tgen, gen, bits, mv, sc, fr,
                    stats)
