@@ -224,7 +224,8 @@ class Table:
         seat = self.seats[s]
         if seat.bot is None:
             name = seat.kind if not seat.is_human else self.settings.substitute
-            seat.bot = make_bot(name, seed=(self.seed * 4 + s) & 0xFFFFFFFF)
+            # Not derived from the table's seed: a bot's choices must not hint at the shuffles.
+            seat.bot = make_bot(name, seed=secrets.randbits(32))
         return seat.bot
 
     def players(self) -> list[str]:
