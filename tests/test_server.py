@@ -18,6 +18,7 @@ import pytest
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note about httpx versions
     from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from belot.game import NUM_ACTIONS
 from belot.record import replay, results
@@ -107,6 +108,8 @@ def test_full_match_humans_and_bots_no_card_leaks(tmp_path: Path, humans: int, t
     for msgs in messages.values():  # each socket saw every step from the moment it connected
         seqs = sorted({m["seq"] for m in msgs})
         assert seqs == list(range(seqs[0], info["seq"] + 1))
+    if len(match.deals) > 1:  # each new deal's auction shows how the last one ended
+        assert any(m["previous_deal"] and m["previous_deal"]["result"] for m in messages[SPECTATOR])
     final = messages[SPECTATOR][-1]["view"]
     assert final["winner"] == match.winner and final["result"] is not None
 
@@ -245,6 +248,18 @@ def test_lobby_join_leave_and_seat_errors(tmp_path: Path) -> None:
         assert client.post(f"/api/tables/{tid}/leave", json={"token": b["token"]}).status_code == 403
         assert tid in [t["id"] for t in client.get("/api/tables").json()["tables"]]
         assert tid in [t["id"] for t in client.get("/api/tables", params={"all": 1}).json()["tables"]]
+        # Ayşe leaves while connected: her socket is told and closed.
+        with client.websocket_connect(f"/api/tables/{tid}/ws?token={a['token']}") as ws:
+            assert ws.receive_json()["type"] == "state"
+            client.post(f"/api/tables/{tid}/leave", json={"token": a["token"]})
+            m = ws.receive_json()
+            while m["type"] == "state":
+                m = ws.receive_json()
+            assert m["code"] == "bad_token"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while True:
+                    ws.receive_json()
+            assert closed.value.code == 4001
         assert client.get("/api/tables/nope").json()["error"]["code"] == "no_table"
 
 
