@@ -18,8 +18,9 @@ from belot.game import Deal, Match, deal_hands
 FAST = {"random", "heuristic"}
 
 
-def positions_checked(name: str, deals: int, seed: int, limit: int | None = None) -> int:
-    """Play ``deals`` deals; at each decision ask ``name`` for its action and check it is legal."""
+def positions_checked(name: str, deals: int, seed: int, limit: int | None = None, stride: int = 1) -> int:
+    """Play ``deals`` deals; at every ``stride``-th decision ask ``name`` for its action and check
+    it is legal (the other decisions are the driver's)."""
     rng = random.Random(seed)
     checked = 0
     for k in range(deals):
@@ -27,9 +28,14 @@ def positions_checked(name: str, deals: int, seed: int, limit: int | None = None
         bot = make_bot(name, seed=rng.randrange(2**32))
         driver = make_bot("random", seed=rng.randrange(2**32))
         bot_seats = {rng.randrange(4), rng.randrange(4)}
+        step = 0
         while not deal.is_over:
             seat = deal.current_player
             view = deal.view(seat)
+            step += 1
+            if step % stride:
+                deal.apply(driver.act(view))
+                continue
             action = bot.act(view)
             assert action in view.legal_actions, (name, view, action)
             assert action in deal.legal_actions()
@@ -46,7 +52,8 @@ def test_bot_never_returns_an_illegal_action(name: str) -> None:
         checked = positions_checked(name, deals=150, seed=11)
         assert checked >= 3000
     else:
-        positions_checked(name, deals=2, seed=12, limit=25)
+        # Spread over the auction and the play of a few deals.
+        assert positions_checked(name, deals=3, seed=12, limit=25, stride=4) >= 20
 
 
 @pytest.mark.parametrize("name", sorted(FAST & set(REGISTRY)))
