@@ -120,15 +120,25 @@ def test_cli_records_replay_and_match_the_figures(tmp_path, capsys):
     assert len(files) == fig["matches"] == 2 * fig["match_pairs"]
     wins_a = 0
     deals = 0
+    declared = {"a": 0, "b": 0}
+    made = {"a": 0, "b": 0}
     for name in files:
         match = load(str(out / name))  # replays through the rules engine
         assert match.is_over
         half = int(name[-6])
         wins_a += match.winner == half
         deals += len(match.results)
+        for r in match.results:
+            if r.contract >= 0:
+                side = "a" if r.declarer & 1 == half else "b"
+                declared[side] += 1
+                made[side] += r.outcome == "made"
         assert match.players == (["bot:heuristic", "bot:random"] * 2 if half == 0 else ["bot:random", "bot:heuristic"] * 2)
     assert wins_a == fig["match_wins"]["a"]
     assert deals == fig["deals_played"]
+    for side in "ab":
+        assert fig["contracts"][side]["contracts"] == declared[side]
+        assert fig["contracts"][side]["made"] == made[side]
     assert main(["replay", str(out / files[0])]) == 0
 
 

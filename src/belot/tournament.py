@@ -86,6 +86,8 @@ class MatchOutcome:
     score: tuple[int, int]
     deal_points: list[tuple[int, int]]  # game points of each team in each deal (pot included)
     times: list[list[float]]  # decision seconds by seat
+    # Per deal: (contract, declarer seat, multiplier, outcome); contract -1 when all passed.
+    contracts: list[tuple[int, int, int, str]] = field(default_factory=list)
     record: str | None = None
     npz: bytes | None = None
 
@@ -132,6 +134,7 @@ def play_match(spec: MatchSpec) -> MatchOutcome:
         score=(match.score[0], match.score[1]),
         deal_points=[(r.points[0], r.points[1]) for r in match.results],
         times=times,
+        contracts=[(r.contract, r.declarer, r.multiplier, r.outcome) for r in match.results],
         record=record,
         npz=obs.to_npz([(r.points[0], r.points[1]) for r in match.results]) if obs is not None else None,
     )
@@ -418,6 +421,7 @@ class TournamentResult:
         deals_played = 0
         wins = matches = both = split = 0
         times: list[list[float]] = [[], []]  # by side: A, B
+        bids = [{"contracts": 0, "made": 0, "hanging": 0, "inside": 0, "doubled": 0} for _ in range(2)]
         for pair in self.pairs:
             h0, h1 = pair.halves
             n = pair.paired
@@ -439,6 +443,15 @@ class TournamentResult:
             for s in range(4):
                 times[s & 1].extend(h0.times[s])  # half 0: A at seats 0 and 2
                 times[1 - (s & 1)].extend(h1.times[s])
+            for half, h in enumerate(pair.halves):
+                for contract, declarer, multiplier, outcome in h.contracts:
+                    if contract < 0:
+                        continue
+                    side = (declarer & 1) ^ half  # 0 when A's team declared
+                    b = bids[side]
+                    b["contracts"] += 1
+                    b[outcome] += 1
+                    b["doubled"] += multiplier > 1
         total = sum(ns)
         mean = sum(ys) / total if total else float("nan")
         k = len(ys)
@@ -475,6 +488,7 @@ class TournamentResult:
                 "pairs_lost_both": k - both - split,
             },
         }
+        out["contracts"] = {"a": bids[0], "b": bids[1]}  # over all deals played, both halves
         if timing:
             out["timing"] = {"a": timing_summary(times[0]), "b": timing_summary(times[1])}
         return out

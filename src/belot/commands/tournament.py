@@ -163,6 +163,12 @@ def print_table(fig: dict) -> None:  # type: ignore[type-arg]
     table.add_row(f"{a} match win rate (95% Wilson)", f"{_pct(mw['win_rate'])}  [{_pct(lo)}, {_pct(hi)}]")
     table.add_row("pairs won both / split / lost both", f"{mw['pairs_won_both']} / {mw['pairs_split']} / {mw['pairs_lost_both']}")
     for side, name in (("a", a), ("b", b)):
+        c = fig["contracts"][side]
+        table.add_row(
+            f"{name} contracts: made/hanging/inside (doubled)",
+            f"{c['contracts']}: {c['made']} / {c['hanging']} / {c['inside']} ({c['doubled']})",
+        )
+    for side, name in (("a", a), ("b", b)):
         t = fig["timing"][side]
         table.add_row(
             f"decision ms, {name} ({'A' if side == 'a' else 'B'}): median / p95 / max",
