@@ -61,7 +61,7 @@ def play_over_websockets(
 
         acted = -1
         while True:
-            m = read_until(SPECTATOR, spec, lambda m: m["table"]["status"] != "waiting" and (
+            m = read_until(SPECTATOR, spec, lambda m, acted=acted: m["table"]["status"] != "waiting" and (
                 m["view"]["winner"] is not None or (m["view"]["to_move"] in tokens and m["seq"] > acted)))
             if m["view"]["winner"] is not None:
                 break

@@ -18,6 +18,7 @@ import pytest
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note about httpx versions
     from starlette.testclient import TestClient
+from server_helpers import SPECTATOR, cards_in, check_information, play_over_websockets
 from starlette.websockets import WebSocketDisconnect
 
 from belot.game import NUM_ACTIONS
@@ -25,8 +26,6 @@ from belot.record import replay, results
 from belot.server.app import create_app
 from belot.server.protocol import ProtocolError, action_from_json, action_to_json
 from belot.server.storage import Storage
-
-from server_helpers import SPECTATOR, cards_in, check_information, play_over_websockets
 
 
 def make_client(tmp_path: Path, **kwargs: Any) -> TestClient:

@@ -196,7 +196,15 @@ def private_fields(view: SeatView) -> dict[str, Any]:
 
 
 __all__ = [
-    "PRIVATE_FIELDS", "ActionJSON", "ProtocolError", "private_fields", "private_fields_text", "action_from_json", "action_to_json", "actions_in", "history_to_json",
+    "PRIVATE_FIELDS",
+    "ActionJSON",
+    "ProtocolError",
+    "action_from_json",
+    "action_to_json",
+    "actions_in",
+    "history_to_json",
+    "private_fields",
+    "private_fields_text",
     "result_to_json",
     "view_to_json",
 ]

@@ -290,4 +290,4 @@ def _sqlite_pragmas(dbapi_connection: Any, background_checkpoints: bool) -> None
     cur.close()
 
 
-__all__ = ["DealRow", "SCHEMA_VERSION", "Storage", "StorageError", "StoredTable"]
+__all__ = ["SCHEMA_VERSION", "DealRow", "Storage", "StorageError", "StoredTable"]

@@ -32,7 +32,12 @@ from ..cards import CARD_NAMES
 from ..errors import RuleError
 from ..game import AUCTION, DECLARE_BASE, Match
 from .protocol import (
-    PRIVATE_FIELDS, ProtocolError, action_from_json, action_to_json, history_to_json, private_fields_text,
+    PRIVATE_FIELDS,
+    ProtocolError,
+    action_from_json,
+    action_to_json,
+    history_to_json,
+    private_fields_text,
     view_to_json,
 )
 from .storage import DealRow, Storage, StoredTable
