@@ -346,6 +346,11 @@ def test_turn_timer_lets_the_substitute_play_one_action(tmp_path: Path) -> None:
                 m = ws.receive_json()
             assert 0 < m["deadline"] <= 1
             seq = m["seq"]
+            time.sleep(0.5)
+            # Another connection of the seat (a second tab, a reconnect) does not restart the timer.
+            with client.websocket_connect(f"/api/tables/{table_id}/ws?token={tokens[0]}") as tab:
+                again = tab.receive_json()
+                assert again["seq"] == seq and again["deadline"] <= 0.6
             while m["seq"] == seq:
                 m = ws.receive_json()
             assert m["last_action"]["seat"] == 0 and m["last_action"]["bot"] is True

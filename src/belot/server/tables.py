@@ -206,6 +206,7 @@ class Table:
         self.last_action: tuple[int, int, bool] | None = None  # (seat, action, by a bot)
         self.turn_deadline: float | None = None
         self._pending: asyncio.Task[None] | None = None  # the bot turn or turn timer waiting
+        self._pending_key: tuple[int, int, bool] | None = None  # (seq, seat, by a bot) it is for
         self._history_cache: tuple[int, str] = (-1, "")
         self._previous_cache: dict[tuple[int, int | None], dict[str, Any]] = {}
         self._previous_text_cache: dict[tuple[int, int | None], str] = {}
@@ -583,23 +584,37 @@ class Table:
     # -- bots and timers ---------------------------------------------------------------------------
 
     def schedule(self) -> None:
-        """After any change: let a bot move, or start the turn timer, for the seat to move."""
-        pending, self._pending = self._pending, None
-        if pending is not None and not pending.done() and pending is not asyncio.current_task():
+        """After any change: let a bot move, or start the turn timer, for the seat to move.
+
+        A change that leaves the same seat to move in the same way (someone connecting, say)
+        keeps what is already waiting, so reconnecting never restarts a turn timer.
+        """
+        key: tuple[int, int, bool] | None = None
+        if self.status == PLAYING and not self.match.is_over and self.match.current_player >= 0:
+            s = self.match.current_player
+            if self.bot_playing(s):
+                key = (self.seq, s, True)
+            elif self.settings.turn_timer is not None:
+                key = (self.seq, s, False)
+        pending = self._pending
+        current = asyncio.current_task()
+        if key is not None and key == self._pending_key and pending is not None and not pending.done() \
+                and pending is not current:
+            return
+        if pending is not None and not pending.done() and pending is not current:
             pending.cancel()
-        self.turn_deadline = None
-        if self.status != PLAYING or self.match.is_over:
+        self._pending, self._pending_key, self.turn_deadline = None, key, None
+        if key is None:
             return
-        s = self.match.current_player
-        if s < 0:
-            return
+        seq, s, bot = key
         loop = asyncio.get_running_loop()
-        if self.bot_playing(s):
-            self._pending = loop.create_task(self._bot_turn(s, self.seq, self.lobby.bot_delay))
-        elif self.settings.turn_timer is not None:
-            # On expiry the seat's substitute bot makes this one action (a schedule() cancels it).
+        if bot:
+            self._pending = loop.create_task(self._bot_turn(s, seq, self.lobby.bot_delay))
+        else:
+            # On expiry the seat's substitute bot makes this one action (unless it is cancelled).
+            assert self.settings.turn_timer is not None
             self.turn_deadline = time.monotonic() + self.settings.turn_timer
-            self._pending = loop.create_task(self._bot_turn(s, self.seq, self.settings.turn_timer))
+            self._pending = loop.create_task(self._bot_turn(s, seq, self.settings.turn_timer))
 
     async def _bot_turn(self, s: int, seq: int, delay: float) -> None:
         await asyncio.sleep(delay)
