@@ -157,3 +157,15 @@ def test_full_deal_is_solved_and_sums_to_the_deal_total() -> None:
         total = TABLES[contract].total // TABLES[contract].multiplier
         assert 0 <= v <= total
         assert max(solver.card_values(pos).values()) == v
+
+
+def test_node_limit_aborts_and_leaves_the_solver_usable() -> None:
+    rng = random.Random(12)
+    solver = Solver(table_bits=16)
+    pos = Position.from_deal(_position(rng, 2, 0, 0))
+    solver.limit(1000)
+    assert solver.card_diffs(pos, DEAL_POINTS) == {} and solver.aborted
+    solver.limit(None)
+    full = solver.card_diffs(pos, DEAL_POINTS)
+    assert not solver.aborted and len(full) == 8
+    assert Solver(table_bits=16).card_diffs(pos, DEAL_POINTS) == full

@@ -65,7 +65,8 @@ class PimcBot:
 
     def __init__(self, seed: int | None = None, play_nodes: int = 1_500_000, min_worlds: int = 4,
                  max_worlds: int = 24, bid_nodes: int = 2_000_000, bid_worlds: int = 6,
-                 bid_margin: float = 2.0, kontra_margin: float = 6.0, bid_tol: int = 24) -> None:
+                 bid_margin: float = 2.0, kontra_margin: float = 6.0, bid_tol: int = 24,
+                 node_cap: int = 6_000_000) -> None:
         self.rng = random.Random(seed)
         self.solver = _shared_solver()
         self.play_nodes = play_nodes
@@ -76,6 +77,8 @@ class PimcBot:
         self.bid_margin = bid_margin
         self.kontra_margin = kontra_margin
         self.bid_tol = bid_tol
+        self.node_cap = node_cap
+        self._decision_start = 0
         self._bid_cache: tuple[object, list[World], dict[int, list[tuple[int, int]]]] | None = None
 
     # -- the interface ---------------------------------------------------------------------------
@@ -125,9 +128,13 @@ class PimcBot:
                 worlds < self.min_worlds or int(self.solver.stats[0]) - start < self.play_nodes):
             w = sample(k, self.rng)
             pos = Position(contract, w.hands, view.seat, view.trick, len(view.tricks), trick_winners)
+            # a hard cap on the nodes of one decision bounds its time (counted, so reproducible)
+            self.solver.limit(self.node_cap - (int(self.solver.stats[0]) - start))
             # trick 1 (whole deals, the dearest solves): only the best card of a world is exact,
             # the others hold the solver's bounds (no better than the best)
             diffs = self.solver.card_diffs(pos, DEAL_POINTS, exact=bool(view.tricks))
+            if not diffs:
+                break
             dpts = self._declaration_points(view, w)
             fb = _future_belote(contract, w.hands)
             for c in cards:
@@ -142,6 +149,9 @@ class PimcBot:
                 s = score_deal(contract, bteam, totals, view.multiplier, view.pot)
                 sums[c] += s.points[team] - s.points[1 - team]
             worlds += 1
+        self.solver.limit(None)
+        if worlds == 0:  # not one world solved within the cap: the cheapest card
+            return min(cards, key=lambda c: (t.points[c], t.strength[c], c))
         return max(cards, key=lambda c: (sums[c], -c))
 
     def _declaration_points(self, view: SeatView, w: World) -> tuple[int, int]:
@@ -180,7 +190,14 @@ class PimcBot:
         t = TABLES[contract]
         guess = 0
         for w in worlds:
+            left = self.node_cap - (int(self.solver.stats[0]) - self._decision_start)
+            if left <= 0:
+                break
+            self.solver.limit(left)
             d = self.solver.diff(Position(contract, w.hands, forehand), DEAL_POINTS, guess, self.bid_tol)
+            self.solver.limit(None)
+            if self.solver.aborted:
+                break
             guess = d
             fb = _future_belote(contract, w.hands)
             fsum = t.total + fb[0] + fb[1]
@@ -195,7 +212,8 @@ class PimcBot:
             rows.append((f0 + dp[0], fsum - f0 + dp[1]))
             if int(self.solver.stats[0]) - start > budget and len(rows) >= 2:
                 break
-        table[contract] = rows
+        if rows:
+            table[contract] = rows
         return rows
 
     @staticmethod
@@ -234,15 +252,21 @@ class PimcBot:
         todo = [c for c in wanted if c > current] + ([current] if current >= 0 else [])
         budget = self.bid_nodes // max(1, len(todo))
 
-        def value(contract: int, team: int, mult: int) -> float:
-            total = 0
-            rows = self._rows(view, contract, budget)
-            for t0, t1 in rows:
-                s = score_deal(contract, team, (t0, t1), mult, view.pot)
-                total += s.points[me] - s.points[1 - me]
-            return total / len(rows)
+        self._decision_start = int(self.solver.stats[0])
 
-        pass_value = 0.0 if current < 0 else value(current, view.declarer & 1, view.multiplier)
+        def scores(contract: int, team: int, mult: int) -> list[int]:
+            out = []
+            for t0, t1 in self._rows(view, contract, budget):
+                s = score_deal(contract, team, (t0, t1), mult, view.pot)
+                out.append(s.points[me] - s.points[1 - me])
+            return out
+
+        def value(contract: int, team: int, mult: int) -> float:
+            xs = scores(contract, team, mult)
+            return sum(xs) / len(xs) if xs else -1000.0
+
+        now = scores(current, view.declarer & 1, view.multiplier) if current >= 0 else []
+        pass_value = sum(now) / len(now) if now else 0.0
         best_action = CALL_BASE + PASS
         best = pass_value
         for a in legal:
@@ -254,11 +278,17 @@ class PimcBot:
                     if v > best:
                         best, best_action = v, a
             elif call == KONTRA:
-                v = value(current, view.declarer & 1, 2) - self.kontra_margin
-                if v > best:
-                    best, best_action = v, a
+                # only when the contract fails in every sampled deal: the samples know little of
+                # the bidder's hand, and a kontra that fails costs double
+                xs = scores(current, view.declarer & 1, 2)
+                if len(xs) >= 2 and min(xs) > 0:
+                    v = sum(xs) / len(xs) - self.kontra_margin
+                    if v > best:
+                        best, best_action = v, a
             elif call == REKONTRA:
-                v = value(current, me, 4) - self.kontra_margin
-                if v > best:
-                    best, best_action = v, a
+                xs = scores(current, me, 4)
+                if len(xs) >= 2 and min(xs) > 0:
+                    v = sum(xs) / len(xs) - self.kontra_margin
+                    if v > best:
+                        best, best_action = v, a
         return best_action

@@ -157,6 +157,16 @@ class Solver:
         return (h, pos.to_move, n, led, wc, ws, tpts, table, pos.tricks_done, pos.valat_state(), c, pts,
                 STRENGTH[c], ABOVE[c], t.trump_mask, ORDERS[c], LAST_TRICK_BONUS * dbl, valb, belb)
 
+    def limit(self, nodes: int | None) -> None:
+        """Give up any search after ``nodes`` more nodes (None: no limit); see `aborted`."""
+        self.stats[1] = 0 if nodes is None else int(self.stats[0]) + max(1, nodes)
+        self.stats[2] = 0
+
+    @property
+    def aborted(self) -> bool:
+        """Whether the last search hit the node limit (its result is then meaningless)."""
+        return bool(self.stats[2])
+
     def _tt(self) -> tuple:  # type: ignore[type-arg]
         return (self.tk, self.tlo, self.thi, self.tmv, self.tgen, self.gen, self.bits, self.mv, self.sc,
                 self.fr, self.stats)
@@ -176,11 +186,14 @@ class Solver:
         """For each legal card of the seat to move: team 0 minus team 1 points from here.
 
         With ``exact`` False only the best card is exact; the others are bounds no better than it.
+        Empty when the node limit (`limit`) was hit.
         """
         a = self._args(pos, obj)
         out_cards = np.zeros(8, dtype=np.int64)
         out_vals = np.zeros(8, dtype=np.int64)
         cnt = K.solve_cards(*a, *self._tt(), out_cards, out_vals, exact)
+        if cnt < 0:
+            return {}
         return {int(out_cards[i]): int(out_vals[i]) for i in range(cnt)}
 
     def remaining_points(self, pos: Position, obj: Objective = CARD_POINTS) -> int:

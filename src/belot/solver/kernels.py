@@ -164,6 +164,9 @@ def _search(h: np.ndarray, seat: int, n: int, led: int, wc: int, ws: int, tpts: 
     while True:
         if mode == _ENTER:
             stats[0] += 1
+            if stats[1] > 0 and stats[0] >= stats[1]:
+                stats[2] = 1  # over the caller's node limit: give up (the result is meaningless)
+                return 0
             seat = fr[p, F_SEAT]
             n = fr[p, F_N]
             done = fr[p, F_DONE]
@@ -378,6 +381,8 @@ def _mtd(h: np.ndarray, seat: int, n: int, led: int, wc: int, ws: int, tpts: int
         g = _search(h, seat, n, led, wc, ws, tpts, table, done, vst, beta - 1, beta, contract, pts, strength,
                     above, trump_mask, order, lastb, valb, belb, tk, tlo, thi, tmv, tgen, gen, bits, mv, sc,
                     fr, stats)
+        if stats[2] != 0:
+            return 0
         if g < beta:
             upper = g
         else:
@@ -497,6 +502,8 @@ def solve_cards(h: np.ndarray, seat: int, n: int, led: int, wc: int, ws: int, tp
                                pts, strength, above, trump_mask, order, lastb, valb, belb, tk, tlo, thi,
                                tmv, tgen, gen, bits, mv, sc, fr, stats, 0)
         h[seat] = hand
+        if stats[2] != 0:
+            return -1
         out_cards[i] = c
         out_vals[i] = v
         if (maximizing and v > best) or (not maximizing and v < best):
