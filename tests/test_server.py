@@ -67,6 +67,10 @@ def test_every_action_round_trips_through_its_json() -> None:
     for a in range(NUM_ACTIONS):
         obj = action_to_json(a)
         assert action_from_json(json.loads(json.dumps(obj))) == a
+        if "declare" in obj:  # the kind is optional when sent back, and the server's own word
+            assert action_from_json({"declare": obj["declare"]}) == a
+            assert obj["kind"] == ("carre" if len({c[0] for c in obj["declare"]}) == 1 else
+                                   {3: "tierce", 4: "quarte"}.get(len(obj["declare"]), "quint"))
         assert not any(isinstance(v, int) and not isinstance(v, bool) for v in obj.values())
 
 
@@ -74,6 +78,7 @@ def test_every_action_round_trips_through_its_json() -> None:
     None, 5, "JH", [], {}, {"card": "XX"}, {"card": 20}, {"card": "JH", "belote": "yes"},
     {"call": "double"}, {"call": 3}, {"declare": ["7C", "9C"]}, {"declare": "7C 8C 9C"},
     {"card": "JH", "call": "pass"}, {"card": "JH", "extra": 1},
+    {"declare": ["7C", "8C", "9C"], "kind": "quarte"}, {"declare": ["7C", "8C", "9C"], "kind": None},
 ])
 def test_malformed_actions_are_named(bad: Any) -> None:
     with pytest.raises(ProtocolError):

@@ -30,7 +30,7 @@ class ProtocolError(ValueError):
 
 def action_to_json(action: int) -> ActionJSON:
     """``{"card": "JH"}``, ``{"card": "QH", "belote": true}``, ``{"call": "kontra"}``,
-    ``{"declare": ["7C", "8C", "9C"]}``."""
+    ``{"declare": ["7C", "8C", "9C"], "kind": "tierce"}``."""
     if 0 <= action < BELOTE_BASE:
         return {"card": CARD_NAMES[action]}
     if action < CALL_BASE:
@@ -38,7 +38,8 @@ def action_to_json(action: int) -> ActionJSON:
     if action < DECLARE_BASE:
         return {"call": CALL_NAMES[action - CALL_BASE]}
     if action < NUM_ACTIONS:
-        return {"declare": decl.card_list(action - DECLARE_BASE)}
+        d = decl.DECLARATIONS[action - DECLARE_BASE]
+        return {"declare": decl.card_list(d.id), "kind": d.kind}
     raise ValueError(f"{action!r} is not an action")
 
 
@@ -69,7 +70,7 @@ def action_from_json(obj: Any) -> int:
         except ValueError as e:
             raise ProtocolError(str(e)) from None
         return BELOTE_BASE + c if belote else c
-    if keys == {"declare"}:
+    if keys in ({"declare"}, {"declare", "kind"}):
         cards = obj["declare"]
         if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
             raise ProtocolError("declare must be a list of card names such as [\"7C\", \"8C\", \"9C\"]")
@@ -79,10 +80,12 @@ def action_from_json(obj: Any) -> int:
             raise ProtocolError(str(e)) from None
         if found is None:
             raise ProtocolError(f"{' '.join(cards)} is not a declaration (3-8 cards in sequence or a carre)")
+        if "kind" in obj and obj["kind"] != found.kind:  # optional, but never contradicting the cards
+            raise ProtocolError(f"{' '.join(cards)} is a {found.kind}, not {obj['kind']!r}")
         return DECLARE_BASE + found.id
     raise ProtocolError(
         "an action has exactly one of the forms {\"call\": ...}, {\"card\": ..., \"belote\"?: ...}, "
-        f"{{\"declare\": [...]}}; got the keys {sorted(keys)}"
+        f"{{\"declare\": [...], \"kind\"?: ...}}; got the keys {sorted(keys)}"
     )
 
 
