@@ -57,6 +57,13 @@ def test_r6_3_no_trumps_card_points_doubled():
     assert r.declarations == (0, 0) and r.belote == (0, 0)
 
 
+def test_r2_3_after_an_all_pass_deal_only_five_cards_were_dealt():
+    d = Deal(0, deal_hands(random.Random(1), 0))
+    for _ in range(4):
+        d.apply(CALL_BASE)
+    assert d.view(1).hand == tuple(sorted(d.dealt[1][:5]))
+
+
 def test_r2_1_dealer_passes_to_the_right_after_every_deal_including_all_pass():
     m = Match(rng=random.Random(4), first_dealer=2)
     assert m.current.dealer == 2 and m.current_player == 3

@@ -414,7 +414,8 @@ class Deal:
     # -- views ---------------------------------------------------------------------------------
 
     def _view(self, seat: int, **match: object) -> SeatView:
-        if self.phase == AUCTION:
+        if self.phase == AUCTION or self.auction.contract == NO_CONTRACT:
+            # R2.3: the last three cards are dealt only once a contract is made
             hand = tuple(sorted(self.dealt[seat][:5]))
         else:
             hand = tuple(cards_of(self.hands[seat]))
