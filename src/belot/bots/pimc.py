@@ -65,8 +65,8 @@ class PimcBot:
 
     def __init__(self, seed: int | None = None, play_nodes: int = 1_500_000, min_worlds: int = 4,
                  max_worlds: int = 24, bid_nodes: int = 2_000_000, bid_worlds: int = 6,
-                 bid_margin: float = 2.0, kontra_margin: float = 6.0, bid_tol: int = 24,
-                 node_cap: int = 6_000_000) -> None:
+                 bid_margin: float = 2.0, kontra_margin: float = 8.0, bid_tol: int = 24,
+                 node_cap: int = 4_000_000) -> None:
         self.rng = random.Random(seed)
         self.solver = _shared_solver()
         self.play_nodes = play_nodes
@@ -281,13 +281,13 @@ class PimcBot:
                 # only when the contract fails in every sampled deal: the samples know little of
                 # the bidder's hand, and a kontra that fails costs double
                 xs = scores(current, view.declarer & 1, 2)
-                if len(xs) >= 2 and min(xs) > 0:
+                if len(xs) >= 3 and min(xs) > 0:
                     v = sum(xs) / len(xs) - self.kontra_margin
                     if v > best:
                         best, best_action = v, a
             elif call == REKONTRA:
                 xs = scores(current, me, 4)
-                if len(xs) >= 2 and min(xs) > 0:
+                if len(xs) >= 3 and min(xs) > 0:
                     v = sum(xs) / len(xs) - self.kontra_margin
                     if v > best:
                         best, best_action = v, a
