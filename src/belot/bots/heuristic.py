@@ -29,7 +29,7 @@ SUIT_THRESHOLD = 4.5
 NT_THRESHOLD = 5.5
 AT_THRESHOLD = 5.5
 KONTRA_THRESHOLD = 5.5
-REKONTRA_MARGIN = 2.5
+REKONTRA_MARGIN = 3.0
 # Outbidding the partner's contract needs this much more than the plain threshold.
 OVER_PARTNER_MARGIN = 2.0
 
@@ -158,7 +158,7 @@ def choose_call(view: SeatView) -> int:
     current = view.contract
     ours = current >= 0 and (view.declarer ^ me) & 1 == 0
     if current >= 0 and ours and view.multiplier == 2 and CALL_BASE + REKONTRA in legal:
-        if margins[current] >= REKONTRA_MARGIN or (view.declarer != me and margins[current] >= 0):
+        if margins[current] >= REKONTRA_MARGIN or (view.declarer != me and margins[current] >= 1.0):
             return CALL_BASE + REKONTRA
     best, best_margin = -1, 0.0
     for contract in range(current + 1, AT + 1):
