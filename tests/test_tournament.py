@@ -243,3 +243,27 @@ def test_cli_bad_ray_address_fails_fast(address, message, capsys):
     pytest.importorskip("ray")
     assert main(["tournament", "random", "random", "--deals", "1", f"--ray={address}"]) == 2
     assert message in capsys.readouterr().err
+
+
+class PassingBot:
+    """Always passes, plays the first legal card: matches between two of them never end."""
+
+    name = "passing"
+
+    def __init__(self, seed: int | None = None) -> None:
+        pass
+
+    def act(self, view):  # type: ignore[no-untyped-def]
+        from belot.game import CALL_BASE
+
+        return CALL_BASE if CALL_BASE in view.legal_actions else view.legal_actions[0]
+
+
+def test_a_match_that_never_ends_is_an_error_not_a_hang(monkeypatch, capsys):
+    from belot.bots import REGISTRY
+    import belot.tournament as tournament
+
+    monkeypatch.setitem(REGISTRY, "passing", "test_tournament:PassingBot")
+    monkeypatch.setattr(tournament, "MAX_DEALS", 30)
+    assert main(["tournament", "passing", "passing", "--deals", "1"]) == 1
+    assert "has no winner after 30 deals" in capsys.readouterr().err

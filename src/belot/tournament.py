@@ -43,6 +43,7 @@ from typing import Any
 from .game import Match
 
 Z95 = 1.959963984540054
+MAX_DEALS = 1000  # a match still going after this many deals is a broken bot (e.g. one that always passes)
 
 
 class BotFailure(RuntimeError):
@@ -107,6 +108,11 @@ def play_match(spec: MatchSpec) -> MatchOutcome:
     while not match.is_over:
         deal_index = len(match.deals) - 1
         if deal_index != bots_deal:  # bot randomness seeded by deal and seat
+            if deal_index >= MAX_DEALS:
+                raise BotFailure(
+                    f"match {spec.index} (seed {spec.seed}) has no winner after {MAX_DEALS} deals "
+                    f"({', '.join(spec.seats)}): do the bots ever bid?"
+                )
             bots = [make_bot(spec.seats[s], derive_seed(spec.seed, "bot", spec.index, deal_index, s)) for s in range(4)]
             bots_deal = deal_index
         seat = match.current_player
