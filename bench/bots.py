@@ -41,6 +41,14 @@ def quantile(sorted_values: list[float], q: float) -> float:
     return sorted_values[i]
 
 
+def summary(times: list[float]) -> str:
+    s = sorted(times)
+    return (
+        f"{len(s)} decisions, median {statistics.median(s) * 1e3:.3f} ms, "
+        f"p95 {quantile(s, 0.95) * 1e3:.3f} ms, max {s[-1] * 1e3:.3f} ms"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--positions", type=int, default=400)
@@ -55,17 +63,19 @@ def main() -> None:
         bot = make_bot(name, seed=args.seed)
         views = sample if name in FAST else sample[: args.slow_positions]
         bot.act(views[0])  # warm-up (imports, compiled kernels)
-        times = []
+        times: list[float] = []
+        by_phase: dict[str, list[float]] = {"auction": [], "play": []}
         for view in views:
             start = time.perf_counter()
             action = bot.act(view)
-            times.append(time.perf_counter() - start)
+            elapsed = time.perf_counter() - start
+            times.append(elapsed)
+            by_phase[view.phase].append(elapsed)
             assert action in view.legal_actions
-        times.sort()
-        print(
-            f"{name}: {len(times)} decisions, median {statistics.median(times) * 1e3:.3f} ms, "
-            f"p95 {quantile(times, 0.95) * 1e3:.3f} ms, max {times[-1] * 1e3:.3f} ms"
-        )
+        print(f"{name}: {summary(times)}")
+        for phase, ts in by_phase.items():
+            if ts:
+                print(f"    {phase}: {summary(ts)}")
 
 
 if __name__ == "__main__":
