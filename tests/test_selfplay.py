@@ -43,7 +43,8 @@ def test_selfplay_writes_replayable_records_and_observations(tmp_path, capsys):
         assert i == len(actions)
         points = data["deal_points"]
         assert [tuple(p) for p in points] == [r.points for r in match.results]
-        np.testing.assert_array_equal(data["rewards"], points[deals, seats & 1])
+        team = seats.astype(int) & 1
+        np.testing.assert_array_equal(data["rewards"], points[deals, team] - points[deals, 1 - team])
 
 
 def test_two_bots_alternate_teams_on_the_same_deals(tmp_path):

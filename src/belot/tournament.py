@@ -172,8 +172,10 @@ class _ObservationLog:
         points = np.array(deal_points, dtype=np.int32).reshape(-1, 2)
         seats = np.array(self.seats, dtype=np.int8)
         deals = np.array(self.deals, dtype=np.int32)
-        # The reward of a decision: the game points its team gained in that deal (the env's reward).
-        rewards = points[deals, seats & 1].astype(np.float32) if len(deals) else np.zeros(0, np.float32)
+        # The reward of a decision, as belot_v0 gives it: the game points of the deal it belongs to,
+        # the acting seat's team minus the other team.
+        team = seats.astype(np.int64) & 1
+        rewards = (points[deals, team] - points[deals, 1 - team]).astype(np.float32)
         buf = io.BytesIO()
         np.savez_compressed(
             buf,

@@ -5,8 +5,8 @@ Matches are played through the tournament's match path (`belot.tournament.play_m
 seed, the bots and N.  Game g is written as ``DIR/game-GGGGGG.json`` (belot-record/1) and, with
 ``--observations``, ``DIR/game-GGGGGG.npz`` holding per decision: ``observations`` (the acting
 seat's `belot.env.encoding.encode` vector), ``action_masks``, ``actions``, ``seats``,
-``deal_index`` and ``rewards`` (the game points the acting seat's team gained in that deal), plus
-``deal_points`` (per deal, the game points of teams 0 and 1).
+``deal_index`` and ``rewards`` (the game points of that deal, the acting seat's team minus the
+other team: belot_v0's reward), plus ``deal_points`` (per deal, the points of teams 0 and 1).
 """
 
 from __future__ import annotations
