@@ -229,4 +229,12 @@ def sample(k: Knowledge, rng: random.Random, tries: int = 200, soft_tries: int =
         fallback = fallback or world
     if fallback is not None:
         return fallback
-    raise ValueError("no deal of the hidden cards fits what this seat knows")
+    # The random construction can miss a very tight fit (or a player announced against the usual
+    # habits): give up the declarations first, then the inferred voids, so a world always exists.
+    for req, forb in ((k.required, k.forbidden), ([0, 0, 0, 0], [0, 0, 0, 0])):
+        for _ in range(tries):
+            dealt = _fill(k, req, forb, rng)
+            if dealt is not None:
+                dealt[k.seat] |= k.own
+                return World((dealt[0], dealt[1], dealt[2], dealt[3]), ((), (), (), ()))
+    raise ValueError("no deal of the hidden cards fits the hand sizes")  # only for inconsistent views

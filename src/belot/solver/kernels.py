@@ -202,7 +202,8 @@ def _search(h: np.ndarray, seat: int, n: int, led: int, wc: int, ws: int, tpts: 
                 mode = _RETURN
                 continue
             if n == 0:
-                key = (h[0] | h[1] | h[2] | h[3]) | (seat << 32) | (vst << 34)
+                # the valat state matters only when valat counts
+                key = (h[0] | h[1] | h[2] | h[3]) | (seat << 32) | ((vst if valb != 0 else 0) << 34)
                 idx = _tt_index(key, bits)
                 fr[p, F_KEY] = key
                 fr[p, F_IDX] = idx
@@ -369,27 +370,40 @@ def _mtd(h: np.ndarray, seat: int, n: int, led: int, wc: int, ws: int, tpts: int
          above: np.ndarray, trump_mask: int, order: np.ndarray, lastb: int, valb: int, belb: int,
          tk: np.ndarray, tlo: np.ndarray, thi: np.ndarray, tmv: np.ndarray, tgen: np.ndarray, gen: int,
          bits: int, mv: np.ndarray, sc: np.ndarray, fr: np.ndarray, stats: np.ndarray, tol: int) -> int:
-    """The value by MTD(f): null-window searches converging on it, sharing the table.
+    """The value by null-window probes that bisect its known range, sharing the table.
 
-    Exact for ``tol`` 0; otherwise stops once the value is known within ``tol`` (the midpoint).
+    Each probe asks "is the value at least t?"; its fail-soft answer tightens the lower or the
+    upper bound.  The first probe is at ``guess``, the later ones halve the range (plain MTD(f)
+    creeps by small steps on a points scale).  Exact for ``tol`` 0; otherwise stops once the
+    range is at most ``tol`` wide and returns its middle.
     """
-    lower = -INF
-    upper = INF
-    g = guess
+    bound = tpts + lastb + valb + 4 * belb
+    rem = h[0] | h[1] | h[2] | h[3]
+    for c in range(32):
+        if (rem >> c) & 1:
+            bound += pts[c]
+    lower = -bound
+    upper = bound
+    t = guess
+    if t <= lower:
+        t = lower + 1
+    if t > upper:
+        t = upper
     while upper - lower > tol:
-        beta = g + 1 if g == lower else g
-        g = _search(h, seat, n, led, wc, ws, tpts, table, done, vst, beta - 1, beta, contract, pts, strength,
+        stats[3] += 1
+        g = _search(h, seat, n, led, wc, ws, tpts, table, done, vst, t - 1, t, contract, pts, strength,
                     above, trump_mask, order, lastb, valb, belb, tk, tlo, thi, tmv, tgen, gen, bits, mv, sc,
                     fr, stats)
         if stats[2] != 0:
             return 0
-        if g < beta:
-            upper = g
-        else:
+        if g >= t:
             lower = g
-    if lower < upper and lower > -INF and upper < INF:
-        return (lower + upper) // 2
-    return g
+        else:
+            upper = g
+        if lower >= upper:
+            return lower
+        t = (lower + upper + 1) // 2
+    return (lower + upper) // 2
 
 
 @njit(cache=True, nogil=True)
