@@ -314,7 +314,7 @@ class Deal:
     def _play(self, card: int, belote: bool) -> None:
         seat = self.to_move
         t = self.table
-        legal = self._legal_cards()
+        legal = self._legal if self._legal >= 0 else self._legal_cards()
         if not (legal >> card) & 1:
             partner = self.win_seat >= 0 and (self.win_seat ^ seat) & 1 == 0
             raise RuleError(*explain_illegal(card, self.hands[seat], t, self.led, self.win_card, partner))
