@@ -64,9 +64,9 @@ class PimcBot:
     name = "pimc"
 
     def __init__(self, seed: int | None = None, play_nodes: int = 1_500_000, min_worlds: int = 4,
-                 max_worlds: int = 24, bid_nodes: int = 2_000_000, bid_worlds: int = 6,
-                 bid_margin: float = 2.0, kontra_margin: float = 8.0, bid_tol: int = 24,
-                 node_cap: int = 4_000_000) -> None:
+                 max_worlds: int = 32, bid_nodes: int = 4_000_000, bid_worlds: int = 6,
+                 bid_margin: float = 4.0, kontra_margin: float = 8.0, bid_tol: int = 24,
+                 node_cap: int = 6_000_000) -> None:
         self.rng = random.Random(seed)
         self.solver = _shared_solver()
         self.play_nodes = play_nodes
