@@ -13,42 +13,7 @@ from belot.contracts import AT, C, H, NT, S
 from belot.declarations import best_declarations
 from belot.game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, Deal, deal_hands
 
-from belot.auction import parse_call
-from belot.cards import parse_card
-
-
-# Position builders (kept here so this module stands on its own).
-def card(text: str) -> int:
-    return parse_card(text)
-
-
-def cards(text: str) -> list[int]:
-    return [card(c) for c in text.split()]
-
-
-def make_hands(spec: dict[int, str], void: dict[int, str] | None = None) -> list[list[int]]:
-    """Four 8-card hands: the given cards first, the rest dealt in card order avoiding voided suits."""
-    void = void or {}
-    hands = {s: cards(spec.get(s, "")) for s in range(4)}
-    used = {c for h in hands.values() for c in h}
-    rest = [c for c in range(32) if c not in used]
-    for seat in range(4):
-        banned = 0
-        for suit in void.get(seat, ""):
-            banned |= SUIT_MASKS["CDHS".index(suit)]
-        while len(hands[seat]) < 8:
-            pick = next(c for c in rest if not banned >> c & 1)
-            rest.remove(pick)
-            hands[seat].append(pick)
-    return [hands[s] for s in range(4)]
-
-
-def deal_with(spec: dict[int, str], auction: str, dealer: int = 0, void: dict[int, str] | None = None) -> Deal:
-    """A Deal (dealer 0: the forehand is seat 1) after the given auction calls."""
-    d = Deal(dealer, make_hands(spec, void))
-    for call in auction.split():
-        d.apply(CALL_BASE + parse_call(call))
-    return d
+from conftest import card, cards, deal_with, make_hands  # noqa: F401
 
 BOT = HeuristicBot()
 
