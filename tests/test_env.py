@@ -130,7 +130,7 @@ def test_incremental_encoder_equals_encode_of_the_view_along_a_deal(seed: int) -
 
 
 def test_incremental_encoder_after_an_all_pass_deal() -> None:
-    """R3.6: four passes end the deal; the view then shows the whole own hand."""
+    """R3.6: four passes end the deal; the last three cards are never dealt (R2.3)."""
     rng = random.Random(5)
     deal = Deal(2, deal_hands(rng, 2))
     enc = IncrementalEncoder()
@@ -141,7 +141,7 @@ def test_incremental_encoder_after_an_all_pass_deal() -> None:
         enc.update(deal, seat, CALL_BASE + PASS)
         _check_incremental(deal, enc)
     assert deal.is_over
-    assert enc.x[0][OFFSETS["hand"]].sum() == 8
+    assert enc.x[0][OFFSETS["hand"]].sum() == 5
 
 
 def test_incremental_encoder_along_a_match() -> None:

@@ -68,9 +68,10 @@ class Auction:
         """Bits of the calls the player to call may make (R3.1-R3.4)."""
         if self.done:
             return 0
-        mask = 1 | _HIGHER_BIDS[self.contract + 1]
-        if self.contract >= 0:
-            same_team = ((self.to_call ^ self.declarer) & 1) == 0
+        contract = self.contract
+        mask = 1 | _HIGHER_BIDS[contract + 1]
+        if contract >= 0:
+            same_team = ((self.first + len(self.calls) + self.declarer) & 1) == 0  # parity of seats
             if self.multiplier == 1 and not same_team:
                 mask |= 1 << KONTRA  # R3.3
             elif self.multiplier == 2 and same_team:

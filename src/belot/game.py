@@ -210,24 +210,27 @@ class Deal:
     def legal_actions(self) -> list[int]:
         phase = self.phase
         if phase == PLAY:
-            seat = self.to_move
-            legal = self._legal if self._legal >= 0 else self._legal_cards()
+            legal = self._legal
+            if legal < 0:
+                legal = self._legal_cards()
             sc = _SUIT_CARDS
             out = [*sc[0][legal & 0xFF], *sc[1][legal >> 8 & 0xFF], *sc[2][legal >> 16 & 0xFF], *sc[3][legal >> 24]]
             contract = self.table.contract
-            if contract != NT:
-                hand = self.hands[seat]
-                if contract == AT:
-                    for s in range(4):
-                        kq = _KQ[s]
-                        if hand & kq == kq and (self.led < 0 or self.led == s):
-                            out.extend(BELOTE_BASE + c for c in cards_of(legal & kq))
-                else:
-                    kq = _KQ[contract]
-                    if hand & kq == kq:
+            if contract == NT:
+                return out
+            seat = self.to_move
+            hand = self.hands[seat]
+            if contract == AT:
+                for s in range(4):
+                    kq = _KQ[s]
+                    if hand & kq == kq and (self.led < 0 or self.led == s):
                         out.extend(BELOTE_BASE + c for c in cards_of(legal & kq))
-                if not self.trick_winners:
-                    out.extend(DECLARE_BASE + i for i in decl.declarable(hand, self.declared[seat]))
+            else:
+                kq = _KQ[contract]
+                if hand & kq == kq:
+                    out.extend(BELOTE_BASE + c for c in cards_of(legal & kq))
+            if not self.trick_winners:
+                out.extend(DECLARE_BASE + i for i in decl.declarable(hand, self.declared[seat]))
             return out
         if phase == AUCTION:
             return list(_CALL_ACTIONS[self.auction.legal_mask()])
@@ -236,8 +239,10 @@ class Deal:
     def apply(self, action: int) -> None:
         """Apply one action of the player to move; raise RuleError (naming the rule) if illegal."""
         if self.phase == PLAY:
-            if 0 <= action < CALL_BASE:
-                self._play(action & 31, action >= BELOTE_BASE)
+            if 0 <= action < BELOTE_BASE:
+                self._play(action, False)
+            elif BELOTE_BASE <= action < CALL_BASE:
+                self._play(action - BELOTE_BASE, True)
             elif DECLARE_BASE <= action < NUM_ACTIONS:
                 self._declare(action - DECLARE_BASE)
             else:
@@ -313,11 +318,12 @@ class Deal:
 
     def _play(self, card: int, belote: bool) -> None:
         seat = self.to_move
-        t = self.table
-        legal = self._legal if self._legal >= 0 else self._legal_cards()
+        legal = self._legal
+        if legal < 0:
+            legal = self._legal_cards()
         if not (legal >> card) & 1:
             partner = self.win_seat >= 0 and (self.win_seat ^ seat) & 1 == 0
-            raise RuleError(*explain_illegal(card, self.hands[seat], t, self.led, self.win_card, partner))
+            raise RuleError(*explain_illegal(card, self.hands[seat], self.table, self.led, self.win_card, partner))
         if belote:
             self._check_belote(seat, card)
             self.belotes.append((seat, card))
@@ -325,35 +331,44 @@ class Deal:
         else:
             self.actions.append(card)
         self.actors.append(seat)
-        self.hands[seat] &= ~(1 << card)
+        self.hands[seat] ^= 1 << card  # legal cards are in the hand
         self._legal = -1
         trick = self.trick
         trick.append(card)
         self.trick_seats.append(seat)
-        if self.led < 0:
+        n = len(trick)
+        if n == 1:
             self.led = card >> 3
-            self.win_card, self.win_seat = card, seat
-        else:
-            w = self.win_card
-            if ((card ^ w) < 8 and t.strength[card] > t.strength[w]) or (
-                (card ^ w) >= 8 and (t.trump_mask >> card) & 1
-            ):  # R5.6
-                self.win_card, self.win_seat = card, seat
-        if len(trick) < 4:
+            self.win_card = card
+            self.win_seat = seat
+            self.to_move = (seat + 1) & 3
+            return
+        t = self.table
+        w = self.win_card
+        if (card ^ w) < 8:  # same suit: the stronger card wins (R5.6)
+            if t.strength[card] > t.strength[w]:
+                self.win_card = card
+                self.win_seat = seat
+        elif (t.trump_mask >> card) & 1:  # a trump on another suit (R5.6)
+            self.win_card = card
+            self.win_seat = seat
+        if n < 4:
             self.to_move = (seat + 1) & 3
             return
         pts = t.points
         winner = self.win_seat
         gained = pts[trick[0]] + pts[trick[1]] + pts[trick[2]] + pts[trick[3]]
-        self.trick_winners.append(winner)
-        if len(self.trick_winners) == 8:
+        winners = self.trick_winners
+        winners.append(winner)
+        last = len(winners) == 8
+        if last:
             gained += LAST_TRICK_BONUS  # R6.2
         self.team_points[winner & 1] += gained
         self.trick = []
         self.trick_seats = []
         self.led = self.win_card = self.win_seat = -1
         self.to_move = self.leader = winner  # R5.1
-        if len(self.trick_winners) == 8:
+        if last:
             self._finish()
 
     def _check_belote(self, seat: int, card: int) -> None:

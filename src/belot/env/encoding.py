@@ -368,13 +368,14 @@ class IncrementalEncoder:
             x[:, _MULT : _MULT + 3] = 0.0
             x[:, _MULT + mult] = 1.0
         if deal.phase != AUCTION:
-            # The auction is over: the last three cards are dealt (R2.3), or, when all passed,
-            # the view shows the whole hand of the redealt deal.
-            for o in range(4):
-                row = rows[o]
-                for c in deal.dealt[o][5:]:
-                    row[_HAND + c] = 1.0
-                    row[_UNSEEN + c] = 0.0
+            # The auction is over: the last three cards are dealt (R2.3) when there is a contract;
+            # when all passed they never are, and the view keeps the first five.
+            if deal.phase == PLAY:
+                for o in range(4):
+                    row = rows[o]
+                    for c in deal.dealt[o][5:]:
+                        row[_HAND + c] = 1.0
+                        row[_UNSEEN + c] = 0.0
             if deal.phase == PLAY:
                 self.points = TABLES[self.contract].points
                 self._phase(1)
