@@ -31,6 +31,16 @@ def test_examples_round_trip(examples_dir, n):
     assert to_json(loads(dumps(replay(doc)))) == doc
 
 
+def test_examples_are_the_shared_ones():
+    from conftest import EXAMPLES, SHARED
+
+    shared = SHARED / "examples"
+    if not shared.is_dir():
+        pytest.skip(f"no shared/ folder beside the checkout ({shared}) to compare the copies with")
+    for p in sorted(shared.glob("*.json")):
+        assert (EXAMPLES / p.name).read_bytes() == p.read_bytes(), p.name
+
+
 def test_replay_json_cli(examples_dir, capsys):
     assert main(["replay", str(examples_dir / "match-2.json"), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)

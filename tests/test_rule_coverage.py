@@ -3,6 +3,8 @@
 import re
 from pathlib import Path
 
+import pytest
+
 from conftest import SHARED
 
 HERE = Path(__file__).parent
@@ -27,7 +29,7 @@ def _cited() -> str:
 def test_rule_list_matches_the_rulebook():
     rules = SHARED / "RULES.md"
     if not rules.exists():
-        return
+        pytest.skip(f"no shared/RULES.md beside the checkout ({rules}); the built-in list is used")
     ids = set(re.findall(r"\bR\d+(?:\.\d+)?\b", rules.read_text(encoding="utf-8")))
     leaves = {i for i in ids if not any(j.startswith(i + ".") for j in ids)}
     assert leaves == set(RULE_IDS)
