@@ -105,6 +105,14 @@ def declarable(hand: int, announced: list[int]) -> list[int]:
 
     ``announced`` are the ids this seat has announced already in this deal.
     """
+    if not announced:
+        # Fast path: most hands hold no run of three and no carré of 9 T J Q K A.
+        runs = _RUNS
+        carre_ranks = hand & (hand >> 8) & (hand >> 16) & (hand >> 24) & 0xFC
+        if not carre_ranks and not (
+            runs[hand & 0xFF] or runs[hand >> 8 & 0xFF] or runs[hand >> 16 & 0xFF] or runs[hand >> 24 & 0xFF]
+        ):
+            return []
     used = 0
     carre_cards = 0
     for i in announced:
