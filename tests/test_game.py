@@ -12,6 +12,12 @@ from belot.game import CALL_BASE, CHANCE, OVER, TERMINAL, Deal, DealResult, Matc
 from conftest import card, make_hands
 
 
+def bid(d, calls: str) -> None:
+    """Apply the auction calls, space separated ("H pass pass pass"), to a deal or match."""
+    for c in calls.split():
+        d.apply(CALL_BASE + parse_call(c))
+
+
 class _NoShuffle(random.Random):
     def shuffle(self, x):  # type: ignore[override]
         pass
@@ -28,8 +34,7 @@ def test_r2_3_only_the_first_five_cards_are_seen_while_bidding():
     d = Deal(0, deal_hands(random.Random(1), 0))
     v = d.view(2)
     assert len(v.hand) == 5 and set(v.hand) == set(d.dealt[2][:5])
-    for c in ("H", "pass", "pass", "pass"):
-        d.apply(CALL_BASE + parse_call(c))
+    bid(d, "H pass pass pass")
     assert len(d.view(2).hand) == 8
 
 
@@ -49,8 +54,7 @@ def test_r2_2_uniform_shuffle_from_the_injected_rng():
 
 def test_r6_3_no_trumps_card_points_doubled():
     d = Deal(0, deal_hands(random.Random(21), 0))
-    for c in ("NT", "pass", "pass", "pass"):
-        d.apply(CALL_BASE + parse_call(c))
+    bid(d, "NT pass pass pass")
     _play_first_legal(d)
     r = d.result
     assert sum(r.card_points) == 260 and all(p % 2 == 0 for p in r.card_points)
@@ -74,12 +78,10 @@ def test_r2_1_dealer_passes_to_the_right_after_every_deal_including_all_pass():
 
 def test_r1_2_partners_opposite():
     d = Deal(0, make_hands({}))
-    for c in ("H", "pass", "pass", "pass"):
-        d.apply(CALL_BASE + parse_call(c))
+    bid(d, "H pass pass pass")
     assert d.auction.declarer == 1
     d2 = Deal(0, make_hands({}))
-    for c in ("H", "kontra"):
-        d2.apply(CALL_BASE + parse_call(c))
+    bid(d2, "H kontra")
     # seat 2 is a defender (team 0), seat 3 the partner of seat 1: only seat 3 may redouble
     assert d2.current_player == 3 and CALL_BASE + parse_call("rekontra") in d2.legal_actions()
 
@@ -93,8 +95,7 @@ def valat_deal(dealer: int = 3) -> Deal:
     """Forehand (dealer + 1) holds every spade and bids spades: its team takes all eight tricks."""
     f = (dealer + 1) % 4
     d = Deal(dealer, make_hands({f: "7S 8S 9S TS JS QS KS AS"}))
-    for c in ("S", "pass", "pass", "pass"):
-        d.apply(CALL_BASE + parse_call(c))
+    bid(d, "S pass pass pass")
     return d
 
 
@@ -109,8 +110,7 @@ def test_r8_valat_adds_ninety_and_r9_totals():
 
 def test_r6_2_last_trick_ten_and_r9_1_totals_add_up():
     d = Deal(0, deal_hands(random.Random(9), 0))
-    for c in ("AT", "pass", "pass", "pass"):
-        d.apply(CALL_BASE + parse_call(c))
+    bid(d, "AT pass pass pass")
     _play_first_legal(d)
     r = d.result
     assert sum(r.card_points) + (90 if r.valat is not None else 0) == 258
@@ -119,8 +119,7 @@ def test_r6_2_last_trick_ten_and_r9_1_totals_add_up():
 
 def test_r9_2_outcome_from_totals_of_a_played_deal():
     d = Deal(0, deal_hands(random.Random(11), 0))
-    for c in ("D", "pass", "pass", "pass"):
-        d.apply(CALL_BASE + parse_call(c))
+    bid(d, "D pass pass pass")
     _play_first_legal(d)
     r = d.result
     b, dd = r.totals[1], r.totals[0]
@@ -131,8 +130,7 @@ def test_r12_2_capot_example_no_going_out_on_a_valat():
     m = Match(first_dealer=3)
     m.score = [140, 100]
     d = m.deal(valat_deal(3).dealt, 3)
-    for c in ("S", "pass", "pass", "pass"):
-        m.apply(CALL_BASE + parse_call(c))
+    bid(m, "S pass pass pass")
     while not d.is_over:
         m.apply([a for a in m.legal_actions() if a < 32][0])
     assert m.score == [165, 100] and m.winner is None  # R12.2: the match goes on
@@ -141,8 +139,7 @@ def test_r12_2_capot_example_no_going_out_on_a_valat():
         m.apply(CALL_BASE + parse_call("pass"))
     assert m.winner is None  # an all-pass deal does not count either
     d = m.deal(deal_hands(random.Random(0), 1), 1)
-    for c in ("H", "pass", "pass", "pass"):
-        m.apply(CALL_BASE + parse_call(c))
+    bid(m, "H pass pass pass")
     while not d.is_over:
         m.apply([a for a in m.legal_actions() if a < 32][0])
     assert d.result.valat is None
