@@ -14,7 +14,8 @@ from test_sampling import random_positions, replay_world
 
 def small(seed: int) -> PimcBot:
     """A pimc bot with small search budgets (same code paths, test-sized)."""
-    return PimcBot(seed, play_nodes=30_000, min_worlds=2, max_worlds=4, bid_nodes=200_000, bid_worlds=2)
+    return PimcBot(seed, play_nodes=30_000, min_worlds=2, max_worlds=4, bid_nodes=200_000, bid_worlds=2,
+                    min_bid_worlds=2)
 
 
 def test_registered_and_legal_over_many_positions() -> None:

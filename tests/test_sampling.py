@@ -14,7 +14,7 @@ import random
 import pytest
 
 from belot.bots import make_bot
-from belot.bots.sampling import Knowledge, sample
+from belot.bots.sampling import Knowledge, _auction_checks, _call_fits, bidding_hands, sample, sample_auction
 from belot.cards import FULL_DECK, mask_of, cards_of
 from belot.game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, Deal, SeatView, deal_hands
 
@@ -107,3 +107,49 @@ def test_shown_void_and_failure_to_overtrump_are_respected() -> None:
         w = sample(k, rng)
         assert w.hands[3] & clubs == 0 and w.hands[2] & clubs == 0
         assert w.hands[3] & higher_hearts == 0
+
+
+def test_auction_worlds_are_whole_deals_that_fit_the_calls() -> None:
+    """`sample_auction`: eight cards a seat, the seat's own five kept, and the five cards each other
+    seat bid on fit its calls under the bidding model whenever the real players bid by that model
+    (here the `heuristic` bot, whose real hands always fit)."""
+    rng = random.Random(7)
+    views = []
+    for d, _ in random_positions(400, 41, bot="heuristic"):
+        if d.phase == "auction" and d.view(d.to_move).calls:
+            views.append(d.view(d.to_move))
+    assert len(views) >= 40
+    fits = total = 0
+    for view in views:
+        checks = _auction_checks(view)
+        for _ in range(3):
+            first5 = bidding_hands(view, rng)
+            assert first5[view.seat] == mask_of(view.hand)
+            assert all(h.bit_count() == 5 for h in first5)
+            assert sum(h.bit_count() for h in first5) == 20  # disjoint
+            for s in range(4):
+                if s != view.seat:
+                    total += 1
+                    fits += all(_call_fits(first5[s], b, o, c, 1.0) for b, o, c in checks[s])
+            w = sample_auction(view, rng)
+            assert all(h.bit_count() == 8 for h in w.hands)
+            assert w.hands[0] | w.hands[1] | w.hands[2] | w.hands[3] == FULL_DECK
+            assert w.hands[view.seat] & mask_of(view.hand) == mask_of(view.hand)
+    assert fits / total > 0.97, (fits, total)
+
+
+def test_auction_inference_shows_in_the_worlds() -> None:
+    """A seat that bid spades is dealt the spade jack far more often than the seats that passed."""
+    from conftest import deal_with
+
+    # seat 0 (forehand) passes, seat 1 bids spades; seat 2 holds five low cards, no spade
+    d = deal_with({2: "C7 C8 D7 D8 H7"}, "pass S", dealer=3)
+    view = d.view(2)
+    rng = random.Random(1)
+    jack = 1 << (8 * 3 + 4)
+    held = [0, 0, 0, 0]
+    for _ in range(300):
+        first5 = bidding_hands(view, rng)
+        for s in range(4):
+            held[s] += bool(first5[s] & jack)
+    assert held[1] > 2 * max(held[0], held[3]) and held[1] > 120, held

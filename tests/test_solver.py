@@ -112,6 +112,9 @@ def test_solver_equals_minimax_in_the_last_three_tricks(contract: int) -> None:
         pos.check()
         expected = _minimax(d, obj)
         assert solver.diff(pos, obj) == expected
+        for x in (expected - 7, expected, expected + 1, expected + 30):  # null windows (pimc bidding)
+            v = solver.window(pos, obj, x - 1, x)
+            assert (v >= x) == (expected >= x)
         diffs = solver.card_diffs(pos, obj)
         assert sorted(diffs) == sorted(a for a in d.legal_actions() if a < BELOTE_BASE)
         best = max(diffs.values()) if d.to_move & 1 == 0 else min(diffs.values())

@@ -4,10 +4,12 @@ Card play: sample worlds of the hidden cards (`belot.bots.sampling`), solve each
 open-card solver (card points, last 10, NT doubling, belote and valat), turn every legal card's
 value into the *deal score* of that world (made / hanging / inside and the kontra multiplier,
 with the declarations of the world, via `belot.scoring.score_deal`) and play the card with the
-best average of (own team's game points - the other team's).  Bidding: complete the hand (the
-three cards still to come and the others' hands) several times, solve every candidate contract
-on each completion from the first lead, and compare the average deal score of passing, each
-bid, kontra and rekontra.  Declarations: the best (R7.4 default); belote: always announced.
+best average of (own team's game points - the other team's).  Bidding: deal whole hands that fit
+the auction so far (`sampling.sample_auction`: the others' five cards fit their calls, the three
+cards still to come at random), decide with null-window searches from the first lead whether each
+candidate contract is made in each deal (and by how much), and compare the average deal score of
+passing, each bid, kontra and rekontra.  Declarations: the best (R7.4 default); belote: always
+announced.
 
 The amount of search is bounded by counts of solver nodes, not by the clock, so a seeded bot
 makes the same decisions on every machine.
@@ -24,8 +26,9 @@ from ..contracts import AT, LAST_TRICK_BONUS, NT, TABLES, VALAT_BONUS
 from ..game import BELOTE_BASE, BELOTE_POINTS, CALL_BASE, DECLARE_BASE, SeatView
 from ..scoring import score_deal
 from ..solver import DEAL_POINTS, Position, Solver
+from .heuristic import choose_call
 from .random_bot import announce_first, with_belote
-from .sampling import Knowledge, World, sample
+from .sampling import Knowledge, World, sample, sample_auction
 
 _KQ = tuple(0b11 << (8 * s + QUEEN) for s in range(4))
 
@@ -64,9 +67,9 @@ class PimcBot:
     name = "pimc"
 
     def __init__(self, seed: int | None = None, play_nodes: int = 1_500_000, min_worlds: int = 4,
-                 max_worlds: int = 32, bid_nodes: int = 4_000_000, bid_worlds: int = 6,
-                 bid_margin: float = 4.0, kontra_margin: float = 8.0, bid_tol: int = 24,
-                 node_cap: int = 6_000_000) -> None:
+                 max_worlds: int = 32, bid_nodes: int = 3_000_000, bid_worlds: int = 32,
+                 min_bid_worlds: int = 8, bid_margin: float = 2.0, kontra_margin: float = 4.0,
+                 bid_penalty: float = 10.0, prior: float = 0.0, node_cap: int = 6_000_000) -> None:
         self.rng = random.Random(seed)
         self.solver = _shared_solver()
         self.play_nodes = play_nodes
@@ -76,10 +79,11 @@ class PimcBot:
         self.bid_worlds = bid_worlds
         self.bid_margin = bid_margin
         self.kontra_margin = kontra_margin
-        self.bid_tol = bid_tol
+        self.min_bid_worlds = min_bid_worlds
+        self.bid_penalty = bid_penalty
+        self.prior = prior
         self.node_cap = node_cap
         self._decision_start = 0
-        self._bid_cache: tuple[object, list[World], dict[int, list[tuple[int, int]]]] | None = None
 
     # -- the interface ---------------------------------------------------------------------------
 
@@ -170,51 +174,56 @@ class PimcBot:
 
     # -- bidding -----------------------------------------------------------------------------------
 
-    def _rows(self, view: SeatView, contract: int, budget: int) -> list[tuple[int, int]]:
-        """(team 0 total, team 1 total) of ``contract`` in sampled whole deals of this deal.
+    def _test(self, pos: Position, bteam: int, x: int) -> bool | None:
+        """Whether the bidding team ``bteam`` takes at least ``x`` more future points than the other
+        (one null-window search: far cheaper than the exact value); None when the node cap is hit."""
+        s = self.solver
+        left = self.node_cap - (int(s.stats[0]) - self._decision_start)
+        if left <= 0:
+            return None
+        s.limit(left)
+        if bteam == 0:
+            v = s.window(pos, DEAL_POINTS, x - 1, x)
+            ok = v >= x
+        else:
+            v = s.window(pos, DEAL_POINTS, -x, -x + 1)
+            ok = v <= -x
+        s.limit(None)
+        return None if s.aborted else ok
 
-        The worlds are sampled once per deal (at the bot's first call) and reused for every
-        contract and every later call of the same auction.  At least two worlds are solved, more
-        while the solver has used fewer than ``budget`` nodes on this contract.
+    def _outcome(self, contract: int, bteam: int, w: World, forehand: int) -> tuple[int, int] | None:
+        """Representative totals (team 0, team 1) of ``contract`` bid by ``bteam`` in world ``w``.
+
+        Whether the contract is made (R9.2) is decided exactly by a null-window search on the
+        bidders' future points, less ``bid_penalty`` raw points for the imperfect play of a
+        declarer who does not see the cards; a made contract is placed in one of two bands
+        (narrow / comfortable) by a second search.  Declarations are each seat's best (R7.4),
+        contested (R7.6); belote and valat are in the solver's objective.
         """
-        key = (view.deal_index, view.dealer, view.hand, view.score, view.pot)
-        if self._bid_cache is None or self._bid_cache[0] != key:
-            k = Knowledge.from_view(view)
-            self._bid_cache = (key, [sample(k, self.rng) for _ in range(self.bid_worlds)], {})
-        _, worlds, table = self._bid_cache
-        if contract in table:
-            return table[contract]
-        rows: list[tuple[int, int]] = []
-        forehand = (view.dealer + 1) & 3
-        start = int(self.solver.stats[0])
         t = TABLES[contract]
-        guess = 0
-        for w in worlds:
-            left = self.node_cap - (int(self.solver.stats[0]) - self._decision_start)
-            if left <= 0:
-                break
-            self.solver.limit(left)
-            d = self.solver.diff(Position(contract, w.hands, forehand), DEAL_POINTS, guess, self.bid_tol)
-            self.solver.limit(None)
-            if self.solver.aborted:
-                break
-            guess = d
-            fb = _future_belote(contract, w.hands)
-            fsum = t.total + fb[0] + fb[1]
-            if abs(d) > fsum:
-                fsum += VALAT_BONUS
-            f0 = (fsum + d) // 2
-            dp = (0, 0)
-            if contract != NT:
-                best = [decl.best_declarations(h) for h in w.hands]
-                c0, c1 = decl.contest((best[0] + best[2], best[1] + best[3]))
-                dp = (c0, c1)
-            rows.append((f0 + dp[0], fsum - f0 + dp[1]))
-            if int(self.solver.stats[0]) - start > budget and len(rows) >= 2:
-                break
-        if rows:
-            table[contract] = rows
-        return rows
+        dp = (0, 0)
+        if contract != NT:
+            best = [decl.best_declarations(h) for h in w.hands]
+            dp = decl.contest((best[0] + best[2], best[1] + best[3]))
+        fb = _future_belote(contract, w.hands)
+        total = t.total + fb[0] + fb[1]
+        thr = dp[1 - bteam] - dp[bteam] + 1  # future difference the bidders need to make it
+        pen = round(self.bid_penalty * t.total / 162)
+        band = round(0.35 * t.total)
+        pos = Position(contract, w.hands, forehand)
+        made = self._test(pos, bteam, thr + pen)
+        if made is None:
+            return None
+        if not made:
+            d = thr - 1 - band // 2
+        else:
+            wide = self._test(pos, bteam, thr + pen + band)
+            if wide is None:
+                return None
+            d = min(total, thr + (band * 17) // 10) if wide else thr + band // 2
+        fb_ = (total + d) // 2
+        tb, to = fb_ + dp[bteam], total - fb_ + dp[1 - bteam]
+        return (tb, to) if bteam == 0 else (to, tb)
 
     @staticmethod
     def _candidates(own: int) -> list[int]:
@@ -244,51 +253,61 @@ class PimcBot:
         return [c for _, c in scored[:2]]
 
     def _bid(self, view: SeatView) -> int:
-        legal = view.legal_actions
+        """Compare passing with every sensible call over whole deals sampled from the auction.
+
+        Each candidate contract (a quick count of the hand's trick takers, `_candidates`), the
+        standing contract (what passing leaves) and kontra / rekontra of it are scored in the same
+        sampled deals with `score_deal` (made / hanging / inside, the multiplier, the pot); worlds
+        are added until ``bid_nodes`` solver nodes are spent (at least ``min_bid_worlds``).
+        """
+        legal = set(view.legal_actions)
         me = view.seat & 1
-        wanted = set(self._candidates(mask_of(view.hand)))
-
         current = view.contract
-        todo = [c for c in wanted if c > current] + ([current] if current >= 0 else [])
-        budget = self.bid_nodes // max(1, len(todo))
-
+        forehand = (view.dealer + 1) & 3
+        model = choose_call(view) if self.prior else -1
+        options: list[tuple[int, int, int, float]] = []  # (action, contract, bidding team, margin)
+        wanted = set(self._candidates(mask_of(view.hand)))
+        if CALL_BASE + BID_BASE <= model <= CALL_BASE + BID_BASE + AT:
+            wanted.add(model - CALL_BASE - BID_BASE)
+        for c in sorted(wanted):
+            if c > current and CALL_BASE + BID_BASE + c in legal:
+                options.append((CALL_BASE + BID_BASE + c, c, me, self.bid_margin))
+        if current >= 0:
+            bteam = view.declarer & 1
+            options.append((CALL_BASE + PASS, current, bteam, 0.0))
+            if CALL_BASE + KONTRA in legal:
+                options.append((CALL_BASE + KONTRA, current, bteam, self.kontra_margin))
+            if CALL_BASE + REKONTRA in legal:
+                options.append((CALL_BASE + REKONTRA, current, bteam, self.kontra_margin))
+        if not any(a != CALL_BASE + PASS for a, *_ in options):
+            return CALL_BASE + PASS
         self._decision_start = int(self.solver.stats[0])
-
-        def scores(contract: int, team: int, mult: int) -> list[int]:
-            out = []
-            for t0, t1 in self._rows(view, contract, budget):
-                s = score_deal(contract, team, (t0, t1), mult, view.pot)
-                out.append(s.points[me] - s.points[1 - me])
-            return out
-
-        def value(contract: int, team: int, mult: int) -> float:
-            xs = scores(contract, team, mult)
-            return sum(xs) / len(xs) if xs else -1000.0
-
-        now = scores(current, view.declarer & 1, view.multiplier) if current >= 0 else []
-        pass_value = sum(now) / len(now) if now else 0.0
-        best_action = CALL_BASE + PASS
-        best = pass_value
-        for a in legal:
-            call = a - CALL_BASE
-            if BID_BASE <= call <= BID_BASE + AT:
-                c = call - BID_BASE
-                if c in wanted:
-                    v = value(c, me, 1) - self.bid_margin
-                    if v > best:
-                        best, best_action = v, a
-            elif call == KONTRA:
-                # only when the contract fails in every sampled deal: the samples know little of
-                # the bidder's hand, and a kontra that fails costs double
-                xs = scores(current, view.declarer & 1, 2)
-                if len(xs) >= 3 and min(xs) > 0:
-                    v = sum(xs) / len(xs) - self.kontra_margin
-                    if v > best:
-                        best, best_action = v, a
-            elif call == REKONTRA:
-                xs = scores(current, me, 4)
-                if len(xs) >= 3 and min(xs) > 0:
-                    v = sum(xs) / len(xs) - self.kontra_margin
-                    if v > best:
-                        best, best_action = v, a
+        sums = [0.0] * len(options)
+        n = 0
+        for _ in range(self.bid_worlds):
+            w = sample_auction(view, self.rng)
+            outcomes: dict[tuple[int, int], tuple[int, int]] = {}
+            for contract, bteam in {(c, b) for _, c, b, _ in options}:
+                o = self._outcome(contract, bteam, w, forehand)
+                if o is None:
+                    break
+                outcomes[(contract, bteam)] = o
+            else:
+                for i, (a, c, b, _) in enumerate(options):
+                    call = a - CALL_BASE
+                    mult = 2 if call == KONTRA else 4 if call == REKONTRA else (1 if call != PASS else view.multiplier)
+                    sc = score_deal(c, b, outcomes[(c, b)], mult, view.pot)
+                    sums[i] += sc.points[me] - sc.points[1 - me]
+                n += 1
+                if n >= self.min_bid_worlds and int(self.solver.stats[0]) - self._decision_start > self.bid_nodes:
+                    break
+                continue
+            break
+        if n == 0:
+            return model if model in legal else CALL_BASE + PASS
+        best_action, best = CALL_BASE + PASS, (self.prior if model == CALL_BASE + PASS else 0.0) if current < 0 else -1e9
+        for i, (a, _, _, margin) in enumerate(options):
+            v = sums[i] / n - margin + (self.prior + margin if a == model else 0.0)
+            if v > best:
+                best, best_action = v, a
         return best_action

@@ -9,6 +9,10 @@ announced (R7.5).  `sample` deals the unseen cards to the other seats (and, duri
 the three cards still to come to every seat) so that every fact holds, choosing concrete
 declarations for the announced kinds.  Softer inferences from the auction (a suit bidder holds
 some of its trumps) are preferred by rejection, never forced.
+
+For bidding, `sample_auction` deals whole hands from the auction alone: the five cards each other
+seat bid on are drawn so that its calls fit a sensible player's bidding (the `heuristic` bot's hand
+evaluation, leniently), then the three cards still to come are dealt at random (R2.3).
 """
 
 from __future__ import annotations
@@ -17,10 +21,12 @@ import random
 from dataclasses import dataclass, field
 
 from .. import declarations as decl
+from ..auction import KONTRA, PASS
 from ..cards import SUIT_MASKS, mask_of
 from ..contracts import AT, NT, TABLES, is_suit_contract
 from ..game import SeatView
 from ..play import legal_cards
+from .heuristic import KONTRA_THRESHOLD, contract_margins, defence_strength
 
 _SEQ_KINDS = {decl.TIERCE: (3,), decl.QUARTE: (4,), decl.QUINT: (5, 6, 7, 8)}
 _JACK, _NINE, _ACE = 4, 2, 7
@@ -238,3 +244,83 @@ def sample(k: Knowledge, rng: random.Random, tries: int = 200, soft_tries: int =
                 dealt[k.seat] |= k.own
                 return World((dealt[0], dealt[1], dealt[2], dealt[3]), ((), (), (), ()))
     raise ValueError("no deal of the hidden cards fits the hand sizes")  # only for inconsistent views
+
+
+# -- the auction: what the calls say about the five cards each seat bid on ---------------------
+
+
+def _call_fits(hand5: int, before: int, ours: bool, call: int, slack: float) -> bool:
+    """Whether a sensible player (the `heuristic` bidding model) with ``hand5`` might make ``call``.
+
+    ``before`` is the contract standing before the call (-1: none) and ``ours`` whether the caller's
+    team holds it.  The model is lenient by ``slack``: a bid needs a hand not far below the bidding
+    threshold of its contract, a pass over an opposing (or no) contract a hand that clears no higher
+    contract by much, a kontra some defence against the contract.
+    """
+    if call == PASS:
+        if ours:
+            return True
+        margins = contract_margins(hand5)
+        return all(m < slack for m in margins[before + 1:])
+    if 1 <= call <= 6:
+        return contract_margins(hand5)[call - 1] >= -slack
+    if call == KONTRA and before >= 0:
+        return defence_strength(hand5, before) >= KONTRA_THRESHOLD - slack
+    return True
+
+
+def _auction_checks(view: SeatView) -> list[list[tuple[int, bool, int]]]:
+    """Per seat, its calls as (contract before, caller's team holds it, call)."""
+    out: list[list[tuple[int, bool, int]]] = [[], [], [], []]
+    contract, holder = -1, -1
+    for s, call in view.calls:
+        out[s].append((contract, holder >= 0 and (holder ^ s) & 1 == 0, call))
+        if 1 <= call <= 6:
+            contract, holder = call - 1, s
+    return out
+
+
+def bidding_hands(view: SeatView, rng: random.Random, slack: float = 1.0, tries: int = 300) -> list[int]:
+    """The five cards each seat bid on (R2.3), this seat's own and the others' drawn to fit the calls.
+
+    Each other seat's five cards are drawn until its calls fit a sensible player's bidding
+    (`_call_fits`, the seats with the most calls first); a seat whose calls fit no draw within
+    ``tries`` gets the slack doubled (and at last no condition), so a deal always exists.
+    """
+    me = view.seat
+    own = mask_of(view.hand)
+    checks = _auction_checks(view)
+    left = [c for c in range(32) if not own >> c & 1]
+    first5 = [0, 0, 0, 0]
+    first5[me] = own
+    for s in sorted((s for s in range(4) if s != me), key=lambda s: -len(checks[s])):
+        calls = checks[s]
+        sl = slack
+        while True:
+            pick = None
+            for _ in range(tries if calls else 1):
+                cand = rng.sample(left, 5)
+                h = sum(1 << c for c in cand)
+                if all(_call_fits(h, before, ours, call, sl) for before, ours, call in calls):
+                    pick = cand
+                    break
+            if pick is not None:
+                break
+            sl *= 2
+            if sl > 8:
+                calls = []
+        first5[s] = sum(1 << c for c in pick)
+        left = [c for c in left if not first5[s] >> c & 1]
+    return first5
+
+
+def sample_auction(view: SeatView, rng: random.Random, slack: float = 1.0, tries: int = 300) -> World:
+    """A whole deal (eight cards a seat) consistent with this seat's five cards and the calls so far:
+    `bidding_hands`, then the three cards still to come dealt at random (R2.3)."""
+    hands = bidding_hands(view, rng, slack, tries)
+    left = [c for c in range(32) if not (hands[0] | hands[1] | hands[2] | hands[3]) >> c & 1]
+    rng.shuffle(left)
+    for s in range(4):
+        for c in left[3 * s: 3 * s + 3]:
+            hands[s] |= 1 << c
+    return World((hands[0], hands[1], hands[2], hands[3]), ((), (), (), ()))

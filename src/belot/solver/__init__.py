@@ -177,10 +177,19 @@ class Solver:
         ``guess`` (any value; a close one saves time) starts the MTD(f) iterations; with ``tol`` > 0
         the answer is only known to be within ``tol`` of the exact value (much cheaper).
         """
+        return self._value(pos, obj, -K.INF, K.INF, guess, tol)
+
+    def window(self, pos: Position, obj: Objective, alpha: int, beta: int) -> int:
+        """`diff` searched in the window (alpha, beta) only: a fail-low result is an upper bound
+        (<= alpha), a fail-high one a lower bound (>= beta).  With beta = alpha + 1 it answers
+        "is the value at least beta?" at a fraction of the cost of the exact value."""
+        return self._value(pos, obj, alpha, beta, 0, 0)
+
+    def _value(self, pos: Position, obj: Objective, alpha: int, beta: int, guess: int, tol: int) -> int:
         a = self._args(pos, obj)
         (h, seat, n, led, wc, ws, tpts, table, done, vst, c, pts, st, ab, tm, order, lastb, valb, belb) = a
-        return int(K.solve_value(h, seat, n, led, wc, ws, tpts, table, done, vst, -K.INF, K.INF, guess, tol, c, pts, st,
-                                 ab, tm, order, lastb, valb, belb, *self._tt()))
+        return int(K.solve_value(h, seat, n, led, wc, ws, tpts, table, done, vst, alpha, beta, guess, tol, c, pts,
+                                 st, ab, tm, order, lastb, valb, belb, *self._tt()))
 
     def card_diffs(self, pos: Position, obj: Objective = CARD_POINTS, exact: bool = True) -> dict[int, int]:
         """For each legal card of the seat to move: team 0 minus team 1 points from here.
