@@ -26,7 +26,6 @@ from ..contracts import AT, LAST_TRICK_BONUS, NT, TABLES, VALAT_BONUS
 from ..game import BELOTE_BASE, BELOTE_POINTS, CALL_BASE, DECLARE_BASE, SeatView
 from ..scoring import score_deal
 from ..solver import DEAL_POINTS, Position, Solver
-from .heuristic import choose_call
 from .random_bot import announce_first, with_belote
 from .sampling import Knowledge, World, sample, sample_auction
 
@@ -67,9 +66,9 @@ class PimcBot:
     name = "pimc"
 
     def __init__(self, seed: int | None = None, play_nodes: int = 1_500_000, min_worlds: int = 4,
-                 max_worlds: int = 32, bid_nodes: int = 3_000_000, bid_worlds: int = 32,
-                 min_bid_worlds: int = 8, bid_margin: float = 2.0, kontra_margin: float = 4.0,
-                 bid_penalty: float = 10.0, prior: float = 0.0, node_cap: int = 6_000_000) -> None:
+                 max_worlds: int = 32, bid_nodes: int = 5_000_000, bid_worlds: int = 32,
+                 min_bid_worlds: int = 12, bid_margin: float = 2.0, kontra_margin: float = 4.0,
+                 bid_penalty: float = 7.0, node_cap: int = 6_000_000) -> None:
         self.rng = random.Random(seed)
         self.solver = _shared_solver()
         self.play_nodes = play_nodes
@@ -81,7 +80,6 @@ class PimcBot:
         self.kontra_margin = kontra_margin
         self.min_bid_worlds = min_bid_worlds
         self.bid_penalty = bid_penalty
-        self.prior = prior
         self.node_cap = node_cap
         self._decision_start = 0
 
@@ -264,12 +262,8 @@ class PimcBot:
         me = view.seat & 1
         current = view.contract
         forehand = (view.dealer + 1) & 3
-        model = choose_call(view) if self.prior else -1
         options: list[tuple[int, int, int, float]] = []  # (action, contract, bidding team, margin)
-        wanted = set(self._candidates(mask_of(view.hand)))
-        if CALL_BASE + BID_BASE <= model <= CALL_BASE + BID_BASE + AT:
-            wanted.add(model - CALL_BASE - BID_BASE)
-        for c in sorted(wanted):
+        for c in self._candidates(mask_of(view.hand)):
             if c > current and CALL_BASE + BID_BASE + c in legal:
                 options.append((CALL_BASE + BID_BASE + c, c, me, self.bid_margin))
         if current >= 0:
@@ -284,8 +278,9 @@ class PimcBot:
         self._decision_start = int(self.solver.stats[0])
         sums = [0.0] * len(options)
         n = 0
+        slacks = [1.0] * 4
         for _ in range(self.bid_worlds):
-            w = sample_auction(view, self.rng)
+            w = sample_auction(view, self.rng, slacks=slacks)
             outcomes: dict[tuple[int, int], tuple[int, int]] = {}
             for contract, bteam in {(c, b) for _, c, b, _ in options}:
                 o = self._outcome(contract, bteam, w, forehand)
@@ -304,10 +299,10 @@ class PimcBot:
                 continue
             break
         if n == 0:
-            return model if model in legal else CALL_BASE + PASS
-        best_action, best = CALL_BASE + PASS, (self.prior if model == CALL_BASE + PASS else 0.0) if current < 0 else -1e9
+            return CALL_BASE + PASS
+        best_action, best = CALL_BASE + PASS, 0.0 if current < 0 else -1e9  # no contract: passing is worth 0
         for i, (a, _, _, margin) in enumerate(options):
-            v = sums[i] / n - margin + (self.prior + margin if a == model else 0.0)
+            v = sums[i] / n - margin
             if v > best:
                 best, best_action = v, a
         return best_action

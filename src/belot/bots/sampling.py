@@ -280,13 +280,18 @@ def _auction_checks(view: SeatView) -> list[list[tuple[int, bool, int]]]:
     return out
 
 
-def bidding_hands(view: SeatView, rng: random.Random, slack: float = 1.0, tries: int = 300) -> list[int]:
+def bidding_hands(view: SeatView, rng: random.Random, slack: float = 1.0, tries: int = 200,
+                  slacks: list[float] | None = None) -> list[int]:
     """The five cards each seat bid on (R2.3), this seat's own and the others' drawn to fit the calls.
 
     Each other seat's five cards are drawn until its calls fit a sensible player's bidding
     (`_call_fits`, the seats with the most calls first); a seat whose calls fit no draw within
-    ``tries`` gets the slack doubled (and at last no condition), so a deal always exists.
+    ``tries`` gets the slack doubled (and at last no condition), so a deal always exists.  Pass the
+    same ``slacks`` list (per seat) to successive calls for one view: a seat that needed more
+    slack once starts there next time, which bounds the time a whole set of deals takes.
     """
+    if slacks is None:
+        slacks = [slack] * 4
     me = view.seat
     own = mask_of(view.hand)
     checks = _auction_checks(view)
@@ -295,7 +300,7 @@ def bidding_hands(view: SeatView, rng: random.Random, slack: float = 1.0, tries:
     first5[me] = own
     for s in sorted((s for s in range(4) if s != me), key=lambda s: -len(checks[s])):
         calls = checks[s]
-        sl = slack
+        sl = max(slack, slacks[s])
         while True:
             pick = None
             for _ in range(tries if calls else 1):
@@ -309,15 +314,17 @@ def bidding_hands(view: SeatView, rng: random.Random, slack: float = 1.0, tries:
             sl *= 2
             if sl > 8:
                 calls = []
+        slacks[s] = sl
         first5[s] = sum(1 << c for c in pick)
         left = [c for c in left if not first5[s] >> c & 1]
     return first5
 
 
-def sample_auction(view: SeatView, rng: random.Random, slack: float = 1.0, tries: int = 300) -> World:
+def sample_auction(view: SeatView, rng: random.Random, slack: float = 1.0, tries: int = 200,
+                   slacks: list[float] | None = None) -> World:
     """A whole deal (eight cards a seat) consistent with this seat's five cards and the calls so far:
     `bidding_hands`, then the three cards still to come dealt at random (R2.3)."""
-    hands = bidding_hands(view, rng, slack, tries)
+    hands = bidding_hands(view, rng, slack, tries, slacks)
     left = [c for c in range(32) if not (hands[0] | hands[1] | hands[2] | hands[3]) >> c & 1]
     rng.shuffle(left)
     for s in range(4):
