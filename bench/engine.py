@@ -14,7 +14,6 @@ import time
 
 from belot.game import Deal, deal_hands
 
-
 _cpu = 0.0
 
 

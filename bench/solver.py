@@ -19,9 +19,8 @@ import statistics
 import time
 
 from belot.auction import BID_BASE, PASS
-from belot.cards import cards_of
 from belot.contracts import CONTRACT_NAMES
-from belot.game import BELOTE_BASE, CALL_BASE, Deal, deal_hands
+from belot.game import CALL_BASE, Deal, deal_hands
 from belot.solver import Position, Solver
 
 

@@ -1,13 +1,12 @@
 """R3: the auction, with the examples of RULES.md section 4; R1.3 calling order; R2.1 redeal."""
 
 import pytest
+from conftest import make_hands
 
 from belot.auction import CALL_NAMES, parse_call
 from belot.contracts import CONTRACT_NAMES
 from belot.errors import RuleError
 from belot.game import CALL_BASE, OVER, PLAY, Deal
-
-from conftest import make_hands
 
 
 def run(calls: str, dealer: int = 0) -> Deal:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from belot.bots import REGISTRY, make_bot
 from belot.game import Deal, Match, deal_hands

@@ -1,15 +1,19 @@
 """R7: declarations (what may be announced, the contest between teams) and belote (R7.7)."""
 
 import pytest
+from conftest import card, cards, deal_with
 
 from belot.cards import mask_of
 from belot.declarations import (
-    DECLARATIONS, NUM_DECLARATIONS, best_declarations, contest, declarable, declaration_for_cards,
+    DECLARATIONS,
+    NUM_DECLARATIONS,
+    best_declarations,
+    contest,
+    declarable,
+    declaration_for_cards,
 )
 from belot.errors import RuleError
 from belot.game import BELOTE_BASE, DECLARE_BASE
-
-from conftest import card, cards, deal_with
 
 
 def decl(text: str) -> int:

@@ -24,8 +24,6 @@ from hypothesis import strategies as st  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402
 
 from belot.auction import PASS  # noqa: E402
-from belot.errors import RuleError  # noqa: E402
-from belot.game import CALL_BASE, NUM_ACTIONS, Deal, Match, deal_hands  # noqa: E402
 from belot.env import belot_v0  # noqa: E402
 from belot.env.encoding import (  # noqa: E402
     OFFSETS,
@@ -36,6 +34,8 @@ from belot.env.encoding import (  # noqa: E402
     describe,
     encode,
 )
+from belot.errors import RuleError  # noqa: E402
+from belot.game import CALL_BASE, NUM_ACTIONS, Deal, Match, deal_hands  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -3,13 +3,12 @@
 import random
 
 import pytest
+from conftest import card, make_hands
 
 from belot.auction import parse_call
 from belot.contracts import S
 from belot.errors import RuleError
 from belot.game import CALL_BASE, CHANCE, OVER, TERMINAL, Deal, DealResult, Match, deal_hands
-
-from conftest import card, make_hands
 
 
 def bid(d, calls: str) -> None:

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import random
 
+from conftest import card, cards, deal_with, make_hands  # noqa: F401
+
 from belot.auction import BID_BASE, KONTRA, PASS, REKONTRA
 from belot.bots import make_bot
 from belot.bots.heuristic import HeuristicBot, Knowledge, contract_margins
 from belot.cards import SUIT_MASKS, mask_of
-from belot.contracts import AT, C, H, NT, S
+from belot.contracts import AT, NT, C, H, S
 from belot.declarations import best_declarations
 from belot.game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, Deal, deal_hands
-
-from conftest import card, cards, deal_with, make_hands  # noqa: F401
 
 BOT = HeuristicBot()
 

@@ -15,8 +15,8 @@ import pytest
 
 pytest.importorskip("numpy", reason="belot[env] extra (numpy) not installed")
 
-from belot.game import DECLARE_BASE, Deal  # noqa: E402
 from belot.env import openspiel as bos  # noqa: E402
+from belot.game import DECLARE_BASE, Deal  # noqa: E402
 
 try:
     import pyspiel

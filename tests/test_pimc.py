@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
+from test_sampling import random_positions, replay_world
+
 from belot.bots import make_bot
 from belot.bots.pimc import PimcBot
 from belot.bots.sampling import Knowledge, sample
 from belot.game import CALL_BASE, DECLARE_BASE
-
-from test_sampling import random_positions, replay_world
 
 
 def small(seed: int) -> PimcBot:

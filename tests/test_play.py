@@ -3,13 +3,12 @@
 import random
 
 import pytest
+from conftest import card, cards, deal_with
 
-from belot.cards import cards_of, mask_of, names, parse_card
-from belot.contracts import AT, H, NT, S, TABLES
+from belot.cards import cards_of, mask_of, names
+from belot.contracts import AT, NT, TABLES, H, S
 from belot.errors import RuleError
 from belot.play import beats, legal_cards
-
-from conftest import card, cards, deal_with
 
 
 def N(*texts: str) -> set[str]:

@@ -4,7 +4,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from conftest import SHARED
 
 HERE = Path(__file__).parent

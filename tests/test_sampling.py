@@ -15,7 +15,7 @@ import pytest
 
 from belot.bots import make_bot
 from belot.bots.sampling import Knowledge, _auction_checks, _call_fits, bidding_hands, sample, sample_auction
-from belot.cards import FULL_DECK, mask_of, cards_of
+from belot.cards import FULL_DECK, cards_of, mask_of
 from belot.game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, Deal, SeatView, deal_hands
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from belot.contracts import AT, C, D, H, NT, S
+from belot.contracts import AT, NT, C, D, H, S
 from belot.scoring import round_points, score_deal, whole_pot
 
 # (#, contract, multiplier, T(B), T(D), H, outcome, gp B, gp D, pot after)

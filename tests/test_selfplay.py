@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from belot.cli import main
-from belot.game import Match, NUM_ACTIONS
+from belot.game import NUM_ACTIONS, Match
 from belot.record import load
 
 

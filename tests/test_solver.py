@@ -12,9 +12,8 @@ from belot.auction import BID_BASE, PASS
 from belot.contracts import NT, TABLES
 from belot.game import BELOTE_BASE, CALL_BASE, Deal, deal_hands
 from belot.play import beats, legal_cards
-from belot.solver import CARD_POINTS, DEAL_POINTS, Objective, Position, Solver
+from belot.solver import ABOVE, CARD_POINTS, DEAL_POINTS, STRENGTH, TRUMP_MASKS, Objective, Position, Solver
 from belot.solver import kernels as K
-from belot.solver import ABOVE, STRENGTH, TRUMP_MASKS
 
 
 def test_kernels_equal_engine_rules_on_a_million_positions() -> None:

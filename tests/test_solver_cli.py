@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import json
-import random
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from test_solver import _minimax  # noqa: E402  (tests/ is on sys.path under pytest)
 
 from belot.cards import CARD_NAMES
 from belot.cli import main
 from belot.commands.random_match import random_match
-from belot.record import dumps
 from belot.game import BELOTE_BASE
-
-from test_solver import _minimax  # noqa: E402  (tests/ is on sys.path under pytest)
+from belot.record import dumps
 from belot.solver import CARD_POINTS
 
 

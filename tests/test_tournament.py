@@ -260,8 +260,8 @@ class PassingBot:
 
 
 def test_a_match_that_never_ends_is_an_error_not_a_hang(monkeypatch, capsys):
-    from belot.bots import REGISTRY
     import belot.tournament as tournament
+    from belot.bots import REGISTRY
 
     monkeypatch.setitem(REGISTRY, "passing", "test_tournament:PassingBot")
     monkeypatch.setattr(tournament, "MAX_DEALS", 30)

@@ -25,8 +25,7 @@ from belot.i18n import LANGUAGES, t
 from belot.record import load
 from belot.tui.render import Seating, card_text, hand_line, numbered_cards, render_table, sort_hand
 from belot.tui.session import Game, Setup, first_deal, hold_interrupt, new_setup, next_hands, resume_setup
-from belot.tui.text import SUIT_SYMBOLS, RANK_LABELS, Words, parse_card_text
-
+from belot.tui.text import RANK_LABELS, SUIT_SYMBOLS, Words, parse_card_text
 
 # -- input --------------------------------------------------------------------------------------
 

@@ -10,8 +10,8 @@ The rules core (`belot.cards`, `contracts`, `auction`, `play`, `declarations`, `
 True
 """
 
-from .game import CHANCE, NUM_ACTIONS, TERMINAL, Deal, DealResult, Match, SeatView, action_name
 from .contracts import Rules
+from .game import CHANCE, NUM_ACTIONS, TERMINAL, Deal, DealResult, Match, SeatView, action_name
 
 __all__ = ["CHANCE", "NUM_ACTIONS", "TERMINAL", "Deal", "DealResult", "Match", "Rules", "SeatView", "action_name"]
 __version__ = "0.1.0"

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from . import declarations as decl
 from .auction import BID_BASE, CALL_NAMES, KONTRA, NUM_CALLS, PASS, REKONTRA, Auction
 from .cards import _SUIT_CARDS, CARD_NAMES, FULL_DECK, NUM_CARDS, QUEEN, SUIT_MASKS, cards_of
-from .contracts import AT, CONTRACT_NAMES, NO_CONTRACT, NT, TABLES, VALAT_BONUS, LAST_TRICK_BONUS, Rules
+from .contracts import AT, CONTRACT_NAMES, LAST_TRICK_BONUS, NO_CONTRACT, NT, TABLES, VALAT_BONUS, Rules
 from .errors import RuleError
 from .play import explain_illegal, legal_cards
 from .scoring import REDEAL, score_deal

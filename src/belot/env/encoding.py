@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..auction import BID_BASE, KONTRA, NUM_CALLS, PASS, REKONTRA
 from ..cards import NUM_CARDS
 from ..contracts import LAST_TRICK_BONUS, TABLES
 from ..declarations import DECLARATIONS, KINDS
-from ..auction import BID_BASE, KONTRA, NUM_CALLS, PASS, REKONTRA
 from ..game import AUCTION, BELOTE_BASE, CALL_BASE, DECLARE_BASE, NUM_ACTIONS, OVER, PLAY, Deal, SeatView
 
 __all__ = [

@@ -37,8 +37,8 @@ import numpy as np
 from ..auction import CALL_NAMES, NUM_CALLS
 from ..cards import CARD_NAMES, NUM_CARDS, cards_of
 from ..declarations import DECLARATIONS
-from ..game import CALL_BASE, DECLARE_BASE, NUM_ACTIONS, Deal, action_name
 from ..errors import RuleError
+from ..game import CALL_BASE, DECLARE_BASE, NUM_ACTIONS, Deal, action_name
 from .encoding import OFFSETS, SIZE, encode
 
 GAME_NAME = "python_belot"
