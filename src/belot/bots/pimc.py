@@ -148,8 +148,8 @@ class PimcBot:
                 f0 = (fsum + d) // 2
                 f1 = fsum - f0
                 totals = (past[0] + dpts[0] + f0, past[1] + dpts[1] + f1)
-                s = score_deal(contract, bteam, totals, view.multiplier, view.pot)
-                sums[c] += s.points[team] - s.points[1 - team]
+                sc = score_deal(contract, bteam, totals, view.multiplier, view.pot)
+                sums[c] += sc.points[team] - sc.points[1 - team]
             worlds += 1
         self.solver.limit(None)
         if worlds == 0:  # not one world solved within the cap: the cheapest card
@@ -199,7 +199,7 @@ class PimcBot:
         contested (R7.6); belote and valat are in the solver's objective.
         """
         t = TABLES[contract]
-        dp = (0, 0)
+        dp = [0, 0]
         if contract != NT:
             best = [decl.best_declarations(h) for h in w.hands]
             dp = decl.contest((best[0] + best[2], best[1] + best[3]))
