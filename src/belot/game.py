@@ -405,7 +405,8 @@ class Deal:
             declared = (0, 0)
         else:
             d = self.declared
-            declared = tuple(decl.contest((d[0] + d[2], d[1] + d[3])))  # R7.6
+            c0, c1 = decl.contest((d[0] + d[2], d[1] + d[3]))  # R7.6
+            declared = (c0, c1)
         belote = [0, 0]
         for seat, _ in self.belotes:
             belote[seat & 1] += BELOTE_POINTS

@@ -36,7 +36,7 @@ import math
 import random
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -218,7 +218,7 @@ class Runner:
     def cancel(self, fut: Any) -> None:
         fut.cancel()
 
-    def ordered(self, fn: Callable[[Any], Any], args: Iterator[Any]) -> Iterator[Any]:
+    def ordered(self, fn: Callable[[Any], Any], args: Iterator[Any]) -> Generator[Any, None, None]:
         """fn(arg) for each arg, in order, keeping ``window`` items in flight.  The caller may stop
         early: items submitted beyond that point are cancelled (or their results dropped)."""
         queue: deque[Any] = deque()

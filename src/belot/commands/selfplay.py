@@ -57,7 +57,7 @@ def game_specs(bots: list[str], games: int, seed: int, target: int, observations
             a, b = bots
             seats, index = ((a, b, a, b) if g % 2 == 0 else (b, a, b, a)), g // 2
         else:
-            seats, index = tuple(bots), g
+            seats, index = (bots[0], bots[1], bots[2], bots[3]), g
         yield MatchSpec(seats=seats, seed=seed, index=index, target=target, record=True, observations=observations)  # type: ignore[arg-type]
 
 

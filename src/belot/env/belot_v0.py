@@ -93,7 +93,7 @@ def _observation_space() -> spaces.Dict:
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     """Belot deal or match for four agents; see the module docstring."""
 
-    metadata = {"name": "belot_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
+    metadata: dict[str, Any] = {"name": "belot_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
 
     def __init__(
         self,

@@ -200,7 +200,7 @@ class Solver:
         a = self._args(pos, obj)
         out_cards = np.zeros(8, dtype=np.int64)
         out_vals = np.zeros(8, dtype=np.int64)
-        cnt = K.solve_cards(*a, *self._tt(), out_cards, out_vals, exact)
+        cnt = K.solve_cards(*a, *self._tt(), out_cards, out_vals, exact)  # type: ignore[call-arg]  # numba dispatcher stubs
         if cnt < 0:
             return {}
         return {int(out_cards[i]): int(out_vals[i]) for i in range(cnt)}
