@@ -14,7 +14,7 @@ import random
 import pytest
 
 from belot.bots import make_bot
-from belot.bots.sampling import Knowledge, _auction_checks, _call_fits, bidding_hands, sample, sample_auction
+from belot.bots.sampling import Knowledge, _auction_checks, _calls_fit, bidding_hands, sample, sample_auction
 from belot.cards import FULL_DECK, cards_of, mask_of
 from belot.game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, Deal, SeatView, deal_hands
 
@@ -130,7 +130,7 @@ def test_auction_worlds_are_whole_deals_that_fit_the_calls() -> None:
             for s in range(4):
                 if s != view.seat:
                     total += 1
-                    fits += all(_call_fits(first5[s], b, o, c, 1.0) for b, o, c in checks[s])
+                    fits += _calls_fit(first5[s], checks[s], 1.0)
             w = sample_auction(view, rng)
             assert all(h.bit_count() == 8 for h in w.hands)
             assert w.hands[0] | w.hands[1] | w.hands[2] | w.hands[3] == FULL_DECK

@@ -189,20 +189,18 @@ class PimcBot:
         s.limit(None)
         return None if s.aborted else ok
 
-    def _outcome(self, contract: int, bteam: int, w: World, forehand: int) -> tuple[int, int] | None:
+    def _outcome(self, contract: int, bteam: int, w: World, forehand: int,
+                 declared: list[int]) -> tuple[int, int] | None:
         """Representative totals (team 0, team 1) of ``contract`` bid by ``bteam`` in world ``w``.
 
         Whether the contract is made (R9.2) is decided exactly by a null-window search on the
         bidders' future points, less ``bid_penalty`` raw points for the imperfect play of a
         declarer who does not see the cards; a made contract is placed in one of two bands
         (narrow / comfortable) by a second search.  Declarations are each seat's best (R7.4),
-        contested (R7.6); belote and valat are in the solver's objective.
+        contested (R7.6) in ``declared``; belote and valat are in the solver's objective.
         """
         t = TABLES[contract]
-        dp = [0, 0]
-        if contract != NT:
-            best = [decl.best_declarations(h) for h in w.hands]
-            dp = decl.contest((best[0] + best[2], best[1] + best[3]))
+        dp = [0, 0] if contract == NT else declared  # R7.1: none in NT
         fb = _future_belote(contract, w.hands)
         total = t.total + fb[0] + fb[1]
         thr = dp[1 - bteam] - dp[bteam] + 1  # future difference the bidders need to make it
@@ -276,28 +274,30 @@ class PimcBot:
         if not any(a != CALL_BASE + PASS for a, *_ in options):
             return CALL_BASE + PASS
         self._decision_start = int(self.solver.stats[0])
+        pairs = {(c, b) for _, c, b, _ in options}  # the (contract, bidding team) to solve
         sums = [0.0] * len(options)
         n = 0
         slacks = [1.0] * 4
         for _ in range(self.bid_worlds):
             w = sample_auction(view, self.rng, slacks=slacks)
+            own = [decl.best_declarations(h) for h in w.hands]  # each seat announces its best (R7.4)
+            declared = decl.contest((own[0] + own[2], own[1] + own[3]))
             outcomes: dict[tuple[int, int], tuple[int, int]] = {}
-            for contract, bteam in {(c, b) for _, c, b, _ in options}:
-                o = self._outcome(contract, bteam, w, forehand)
+            for contract, bteam in pairs:
+                o = self._outcome(contract, bteam, w, forehand, declared)
                 if o is None:
                     break
                 outcomes[(contract, bteam)] = o
-            else:
-                for i, (a, c, b, _) in enumerate(options):
-                    call = a - CALL_BASE
-                    mult = 2 if call == KONTRA else 4 if call == REKONTRA else (1 if call != PASS else view.multiplier)
-                    sc = score_deal(c, b, outcomes[(c, b)], mult, view.pot)
-                    sums[i] += sc.points[me] - sc.points[1 - me]
-                n += 1
-                if n >= self.min_bid_worlds and int(self.solver.stats[0]) - self._decision_start > self.bid_nodes:
-                    break
-                continue
-            break
+            if len(outcomes) < len(pairs):  # the node cap was hit in this deal
+                break
+            for i, (a, c, b, _) in enumerate(options):
+                call = a - CALL_BASE
+                mult = 2 if call == KONTRA else 4 if call == REKONTRA else (1 if call != PASS else view.multiplier)
+                sc = score_deal(c, b, outcomes[(c, b)], mult, view.pot)
+                sums[i] += sc.points[me] - sc.points[1 - me]
+            n += 1
+            if n >= self.min_bid_worlds and int(self.solver.stats[0]) - self._decision_start > self.bid_nodes:
+                break
         if n == 0:
             return CALL_BASE + PASS
         best_action, best = CALL_BASE + PASS, 0.0 if current < 0 else -1e9  # no contract: passing is worth 0

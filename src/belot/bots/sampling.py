@@ -249,23 +249,26 @@ def sample(k: Knowledge, rng: random.Random, tries: int = 200, soft_tries: int =
 # -- the auction: what the calls say about the five cards each seat bid on ---------------------
 
 
-def _call_fits(hand5: int, before: int, ours: bool, call: int, slack: float) -> bool:
-    """Whether a sensible player (the `heuristic` bidding model) with ``hand5`` might make ``call``.
+def _calls_fit(hand5: int, calls: list[tuple[int, bool, int]], slack: float) -> bool:
+    """Whether a sensible player (the `heuristic` bidding model) with ``hand5`` might make ``calls``.
 
-    ``before`` is the contract standing before the call (-1: none) and ``ours`` whether the caller's
-    team holds it.  The model is lenient by ``slack``: a bid needs a hand not far below the bidding
+    Each call is (contract standing before it (-1: none), whether the caller's team holds it,
+    call).  The model is lenient by ``slack``: a bid needs a hand not far below the bidding
     threshold of its contract, a pass over an opposing (or no) contract a hand that clears no higher
     contract by much, a kontra some defence against the contract.
     """
-    if call == PASS:
-        if ours:
-            return True
-        margins = contract_margins(hand5)
-        return all(m < slack for m in margins[before + 1:])
-    if 1 <= call <= 6:
-        return contract_margins(hand5)[call - 1] >= -slack
-    if call == KONTRA and before >= 0:
-        return defence_strength(hand5, before) >= KONTRA_THRESHOLD - slack
+    margins: list[float] | None = None  # computed once per hand, only when a call needs them
+    for before, ours, call in calls:
+        if call == PASS and not ours or 1 <= call <= 6:
+            if margins is None:
+                margins = contract_margins(hand5)
+            if call == PASS:
+                if any(m >= slack for m in margins[before + 1:]):
+                    return False
+            elif margins[call - 1] < -slack:
+                return False
+        elif call == KONTRA and before >= 0 and defence_strength(hand5, before) < KONTRA_THRESHOLD - slack:
+            return False
     return True
 
 
@@ -285,7 +288,7 @@ def bidding_hands(view: SeatView, rng: random.Random, slack: float = 1.0, tries:
     """The five cards each seat bid on (R2.3), this seat's own and the others' drawn to fit the calls.
 
     Each other seat's five cards are drawn until its calls fit a sensible player's bidding
-    (`_call_fits`, the seats with the most calls first); a seat whose calls fit no draw within
+    (`_calls_fit`, the seats with the most calls first); a seat whose calls fit no draw within
     ``tries`` gets the slack doubled (and at last no condition), so a deal always exists.  Pass the
     same ``slacks`` list (per seat) to successive calls for one view: a seat that needed more
     slack once starts there next time, which bounds the time a whole set of deals takes.
@@ -306,7 +309,7 @@ def bidding_hands(view: SeatView, rng: random.Random, slack: float = 1.0, tries:
             for _ in range(tries if calls else 1):
                 cand = rng.sample(left, 5)
                 h = sum(1 << c for c in cand)
-                if all(_call_fits(h, before, ours, call, sl) for before, ours, call in calls):
+                if _calls_fit(h, calls, sl):
                     pick = cand
                     break
             if pick is not None:
