@@ -153,3 +153,25 @@ def test_auction_inference_shows_in_the_worlds() -> None:
         for s in range(4):
             held[s] += bool(first5[s] & jack)
     assert held[1] > 2 * max(held[0], held[3]) and held[1] > 120, held
+
+
+def test_announced_run_is_never_drawn_next_to_the_belote_partner() -> None:
+    """R7.4 with R7.7: seat 1 announced a tierce and played the queen of trumps with belote, so it
+    holds the king; a world must not give it a run ending at the queen (the king would lengthen it:
+    the engine refuses a declaration that is not a whole sequence of the hand)."""
+    from conftest import cards, deal_with
+
+    from belot import declarations as decl
+
+    hand = "HQ HK HA S7 S8 D7 D9 CJ"
+    d = deal_with({1: hand}, "H pass pass pass")
+    (tierce,) = decl.best_declarations(mask_of(cards(hand)))
+    d.apply(DECLARE_BASE + tierce)
+    d.apply(BELOTE_BASE + cards("HQ")[0])
+    view = d.view(0)
+    k = Knowledge.from_view(view)
+    rng = random.Random(3)
+    for _ in range(300):
+        w = sample(k, rng)
+        assert cards("HK")[0] in cards_of(w.hands[1])
+        replay_world(d, view, w.hands, w.declarations)  # the engine accepts the run as announced

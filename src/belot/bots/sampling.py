@@ -148,8 +148,13 @@ def _pick_declarations(k: Knowledge, rng: random.Random) -> tuple[list[int], lis
                 nb = _run_neighbours(d)
                 if any(d.mask & decl.DECLARATIONS[i].mask for i in ids[s]):
                     continue
-                if nb & own_cards and not any(decl.DECLARATIONS[i].is_carre and decl.DECLARATIONS[i].mask & nb
-                                              for i in ids[s]):
+                # a held neighbour (played, or required by an earlier declaration) makes the run
+                # longer than announced unless a chosen carré uses it (R7.4)
+                carres = 0
+                for i in ids[s]:
+                    if decl.DECLARATIONS[i].is_carre:
+                        carres |= decl.DECLARATIONS[i].mask
+                if nb & (own_cards | req[s]) & ~carres:
                     continue
                 options.append(d)
             if not options:
