@@ -175,3 +175,39 @@ def test_announced_run_is_never_drawn_next_to_the_belote_partner() -> None:
         w = sample(k, rng)
         assert cards("HK")[0] in cards_of(w.hands[1])
         replay_world(d, view, w.hands, w.declarations)  # the engine accepts the run as announced
+
+
+def test_play_worlds_fit_the_auction_while_the_budget_lasts() -> None:
+    """In play the worlds still reflect the calls: the seat that bid spades holds the spade jack
+    far more often than in worlds drawn with no budget for rejection (``fit_budget`` 0), where it
+    falls to each of the three other seats about evenly."""
+    from conftest import deal_with
+
+    # seat 1 bids spades; seat 0 (no spade jack) leads; seat 2 looks at the worlds
+    d = deal_with({0: "CA CK DA DK HA HK SA SK", 2: "C7 C8 D7 D8 H7 H8 C9 D9"}, "pass S pass pass", dealer=3)
+    d.apply(min(a for a in d.view(0).legal_actions if a < DECLARE_BASE))
+    view = d.view(2)
+    jack = 1 << (8 * 3 + 4)
+    rng = random.Random(5)
+    for budget, lo, hi in ((10_000, 0.5, 1.0), (0, 0.22, 0.44)):
+        k = Knowledge.from_view(view)
+        k.fit_budget = budget
+        held = sum(bool(sample(k, rng).hands[1] & jack) for _ in range(300)) / 300
+        assert lo <= held <= hi, (budget, held)
+
+
+def test_calls_that_fit_no_world_only_use_up_the_budget() -> None:
+    """Seat 1 bid all trumps, but seats 0 and 2 hold all four jacks: no world fits the bid, each
+    rejected draw costs budget, and once it is spent worlds come freely (still fitting the play)."""
+    from conftest import deal_with
+
+    d = deal_with({0: "JS 7S 8S 7C 8C 7D 8D 7H", 2: "JC JD JH 9C 9D 9H 9S AS"}, "pass AT pass pass", dealer=3)
+    d.apply(min(a for a in d.view(0).legal_actions if a < DECLARE_BASE))
+    view = d.view(2)
+    k = Knowledge.from_view(view)
+    k.fit_budget = 60
+    rng = random.Random(2)
+    for _ in range(30):
+        w = sample(k, rng)
+        replay_world(d, view, w.hands, w.declarations)
+    assert k.fit_budget == 0

@@ -27,7 +27,7 @@ from ..game import BELOTE_BASE, BELOTE_POINTS, CALL_BASE, DECLARE_BASE, SeatView
 from ..scoring import score_deal
 from ..solver import DEAL_POINTS, Position, Solver
 from .random_bot import announce_first, with_belote
-from .sampling import Knowledge, World, sample, sample_auction
+from .sampling import FIT_BUDGET, Knowledge, World, sample, sample_auction
 
 _KQ = tuple(0b11 << (8 * s + QUEEN) for s in range(4))
 
@@ -68,7 +68,7 @@ class PimcBot:
     def __init__(self, seed: int | None = None, play_nodes: int = 1_500_000, min_worlds: int = 4,
                  max_worlds: int = 32, bid_nodes: int = 5_000_000, bid_worlds: int = 32,
                  min_bid_worlds: int = 12, bid_margin: float = 2.0, kontra_margin: float = 4.0,
-                 bid_penalty: float = 7.0, node_cap: int = 6_000_000) -> None:
+                 bid_penalty: float = 7.0, node_cap: int = 6_000_000, fit_budget: int = FIT_BUDGET) -> None:
         self.rng = random.Random(seed)
         self.solver = _shared_solver()
         self.play_nodes = play_nodes
@@ -81,6 +81,7 @@ class PimcBot:
         self.min_bid_worlds = min_bid_worlds
         self.bid_penalty = bid_penalty
         self.node_cap = node_cap
+        self.fit_budget = fit_budget
         self._decision_start = 0
 
     # -- the interface ---------------------------------------------------------------------------
@@ -106,6 +107,7 @@ class PimcBot:
 
     def _play(self, view: SeatView, cards: list[int]) -> int:
         k = Knowledge.from_view(view)
+        k.fit_budget = self.fit_budget
         contract = view.contract
         t = TABLES[contract]
         mult = t.multiplier

@@ -7,8 +7,9 @@ failures to trump or overtrump, R5.5 failures to beat; derived with the engine's
 `legal_cards`), the partners of announced belotes (R7.7) and the declaration kinds each seat
 announced (R7.5).  `sample` deals the unseen cards to the other seats (and, during the auction,
 the three cards still to come to every seat) so that every fact holds, choosing concrete
-declarations for the announced kinds.  Softer inferences from the auction (a suit bidder holds
-some of its trumps) are preferred by rejection, never forced.
+declarations for the announced kinds.  The auction is a softer inference: in play, worlds in
+which a sensible player could have made each seat's calls (the model below) are preferred by
+rejection, never forced.
 
 For bidding, `sample_auction` deals whole hands from the auction alone: the five cards each other
 seat bid on are drawn so that its calls fit a sensible player's bidding (the `heuristic` bot's hand
@@ -22,14 +23,15 @@ from dataclasses import dataclass, field
 
 from .. import declarations as decl
 from ..auction import KONTRA, PASS
-from ..cards import SUIT_MASKS, mask_of
-from ..contracts import AT, NT, TABLES, is_suit_contract
+from ..cards import mask_of
+from ..contracts import TABLES
 from ..game import SeatView
 from ..play import legal_cards
 from .heuristic import KONTRA_THRESHOLD, contract_margins, defence_strength
 
+# Draws the play sampler may reject for misfitting the auction, per decision (see `sample`).
+FIT_BUDGET = 400
 _SEQ_KINDS = {decl.TIERCE: (3,), decl.QUARTE: (4,), decl.QUINT: (5, 6, 7, 8)}
-_JACK, _NINE, _ACE = 4, 2, 7
 
 
 def _candidates(kind: str) -> list[decl.Declaration]:
@@ -68,8 +70,9 @@ class Knowledge:
     required: list[int]  # per seat, unseen cards it must hold (belote partners)
     played_by: list[int]  # per seat, cards it played
     announced: list[tuple[str, ...]]  # declaration kinds announced, by seat
-    bids: list[list[int]] = field(default_factory=lambda: [[], [], [], []])  # contracts each seat bid
     auction: bool = False
+    calls: list[list[tuple[int, bool, int]]] = field(default_factory=lambda: [[], [], [], []])  # `_auction_checks`
+    fit_budget: int = 0  # draws left in which the play sampler may reject worlds that misfit the calls
 
     @classmethod
     def from_view(cls, view: SeatView) -> Knowledge:
@@ -79,16 +82,12 @@ class Knowledge:
         forbidden = [0, 0, 0, 0]
         required = [0, 0, 0, 0]
         played_by = [0, 0, 0, 0]
-        bids: list[list[int]] = [[], [], [], []]
-        for s, call in view.calls:
-            if 1 <= call <= 6:
-                bids[s].append(call - 1)
         auction = view.phase == "auction"
         if auction:
             sizes = [8, 8, 8, 8]
             sizes[me] = 3
             return cls(me, view.contract, own, ((1 << 32) - 1) & ~own, sizes, forbidden, required, played_by,
-                       [tuple(a) for a in view.announced], bids, True)
+                       [tuple(a) for a in view.announced], True, _auction_checks(view))
         t = TABLES[view.contract]
         tricks = [(leader, cards) for leader, cards, _ in view.tricks]
         if view.trick:
@@ -117,7 +116,7 @@ class Knowledge:
         sizes[me] = 0
         unknown = ((1 << 32) - 1) & ~own & ~played
         return cls(me, view.contract, own, unknown, sizes, forbidden, required, played_by,
-                   [tuple(a) for a in view.announced], bids, False)
+                   [tuple(a) for a in view.announced], False, _auction_checks(view), FIT_BUDGET)
 
 
 @dataclass(frozen=True)
@@ -197,35 +196,37 @@ def _fill(k: Knowledge, req: list[int], forb: list[int], rng: random.Random) -> 
     return hands
 
 
-def _auction_plausible(k: Knowledge, hands: list[int]) -> bool:
-    """Soft auction inference: a bidder holds something for what it bid (whole 8-card hands)."""
+def _calls_plausible(k: Knowledge, hands: list[int], rng: random.Random) -> bool:
+    """Rejection test of a play-phase world against the auction: for each other seat, five of its
+    eight cards drawn at random (which five it bid on is unknown, R2.3) must fit its calls
+    (`_calls_fit`).  Accepting on one random five weights a world by the share of its fives that
+    fit, which is the chance a sensible player with those eight cards made those calls."""
     for s in range(4):
-        if s == k.seat:
+        if s == k.seat or not k.calls[s]:
             continue
         whole = hands[s] | k.played_by[s]
-        for c in k.bids[s]:
-            if is_suit_contract(c):
-                suit = whole & SUIT_MASKS[c]
-                top = (suit >> (8 * c + _JACK) & 1) + (suit >> (8 * c + _NINE) & 1)
-                if top == 0 and suit.bit_count() < 3:
-                    return False
-            elif c == AT:
-                if not any(whole >> (8 * x + _JACK) & 1 for x in range(4)):
-                    return False
-            elif c == NT:
-                if not any(whole >> (8 * x + _ACE) & 1 for x in range(4)):
-                    return False
+        cards = [c for c in range(32) if whole >> c & 1]
+        if len(cards) != 8:
+            continue
+        h5 = 0
+        for c in rng.sample(cards, 5):
+            h5 |= 1 << c
+        if not _calls_fit(h5, k.calls[s], 1.0):
+            return False
     return True
 
 
-def sample(k: Knowledge, rng: random.Random, tries: int = 200, soft_tries: int = 12) -> World:
-    """One world consistent with every hard fact of ``k`` (auction inferences preferred).
+def sample(k: Knowledge, rng: random.Random, tries: int = 200) -> World:
+    """One world consistent with every hard fact of ``k``; in the play phase, worlds that fit the
+    auction (`_calls_plausible`) are preferred by rejection while ``k.fit_budget`` lasts.
 
     In the play phase the world's hands are the cards each seat holds now (the own seat's hand
-    included); in the auction they are the whole eight-card hands.
+    included); in the auction they are the whole eight-card hands.  The budget counts rejected
+    draws over all the worlds of one `Knowledge` (one decision), so calls that fit no sensible
+    bidder (a random bot, a surprising human) cost a bounded time, after which any world is taken.
     """
     fallback: World | None = None
-    for attempt in range(tries):
+    for _ in range(tries):
         picked = _pick_declarations(k, rng)
         if picked is None:
             continue
@@ -235,8 +236,9 @@ def sample(k: Knowledge, rng: random.Random, tries: int = 200, soft_tries: int =
             continue
         dealt[k.seat] |= k.own
         world = World((dealt[0], dealt[1], dealt[2], dealt[3]), tuple(tuple(x) for x in ids))
-        if attempt >= soft_tries or _auction_plausible(k, dealt):
+        if k.auction or k.fit_budget <= 0 or _calls_plausible(k, dealt, rng):
             return world
+        k.fit_budget -= 1
         fallback = fallback or world
     if fallback is not None:
         return fallback
