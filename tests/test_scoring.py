@@ -3,7 +3,7 @@
 import pytest
 
 from belot.contracts import AT, NT, C, D, H, S
-from belot.scoring import round_points, score_deal, whole_pot
+from belot.scoring import HANGING, DealScore, round_points, rounding_step, score_deal, whole_pot
 
 # (#, contract, multiplier, T(B), T(D), H, outcome, gp B, gp D, pot after)
 EXAMPLES = [
@@ -102,3 +102,16 @@ def test_r11_5_pot_goes_to_the_team_that_gains_the_next_scored_deal():
 def test_r11_4_kontra_multiplies_everything():
     assert score_deal(H, 0, (110, 72), 2, 0).points == (36, 0)
     assert score_deal(AT, 1, (118, 140), 4, 0).points == (0, 104)
+
+
+def test_rounding_step_is_the_r10_step_of_score_deal() -> None:
+    """R10: each team rounds on its own when the contract is made or hangs (the hanging half of the
+    contract team as "fewer", R10.4); inside or doubled deals are scored whole (R10.5)."""
+    assert rounding_step(H, 0, (96, 66), 1) == (9, 7)  # RULES.md example 1, hearts made
+    assert score_deal(H, 0, (96, 66), 1, 0).points == (9, 7)
+    assert rounding_step(H, 0, (66, 96), 1) == 16  # inside: the whole pot to the defenders
+    assert score_deal(H, 0, (66, 96), 1, 0).points == (0, 16)
+    assert rounding_step(H, 1, (66, 96), 2) == 16  # kontra: whole, before the multiplier
+    assert score_deal(H, 1, (66, 96), 2, 0).points == (0, 32)
+    assert rounding_step(H, 0, (86, 86), 1) == (9, 8)  # hanging at u = 6: defenders down, pot half up
+    assert score_deal(H, 0, (86, 86), 1, 0) == DealScore(HANGING, (0, 8), 9)

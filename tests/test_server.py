@@ -424,3 +424,41 @@ def test_action_not_stored_is_not_played(tmp_path: Path, monkeypatch: pytest.Mon
         assert r.status_code == 503 and r.json()["error"]["code"] == "storage_error"
         after = state(client, table_id)
         assert after["seq"] == before["seq"] and after["view"] == before["view"]
+
+
+def test_a_deal_result_carries_its_rounding_step() -> None:
+    """The view's deal result shows the R10 step the score came from (`scoring.rounding_step`):
+    made and hanging deals round each team on its own, inside and doubled ones are whole."""
+    from belot.bots import make_bot
+    from belot.game import Deal, deal_hands
+    from belot.scoring import HANGING, INSIDE, MADE
+    from belot.server.protocol import result_to_json
+
+    rng = random.Random(4)
+    seen = set()
+    for _ in range(200):
+        dealer = rng.randrange(4)
+        d = Deal(dealer, deal_hands(rng, dealer))
+        bots = [make_bot("heuristic", rng.randrange(1 << 30)) for _ in range(4)]
+        while not d.is_over:
+            d.apply(bots[d.to_move].act(d.view(d.to_move)))
+        r = d.result
+        assert r is not None
+        out = result_to_json(r)
+        if r.contract < 0:
+            assert "rounding" not in out
+            continue
+        step = out["rounding"]
+        team = r.declarer & 1
+        if r.multiplier > 1:
+            assert step == {"whole": (sum(r.totals) + 5) // 10}
+            assert max(r.points) in (0, step["whole"] * r.multiplier)
+        elif r.outcome == INSIDE:
+            assert step == {"whole": (sum(r.totals) + 5) // 10} and r.points[1 - team] == step["whole"]
+        else:
+            assert r.outcome in (MADE, HANGING)
+            assert r.points[1 - team] == step["teams"][1 - team]  # the defenders' points are theirs, rounded
+            if r.outcome == MADE:
+                assert r.points[team] == step["teams"][team]
+        seen.add((r.outcome, r.multiplier > 1))
+    assert {(MADE, False), (INSIDE, False)} <= seen

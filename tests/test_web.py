@@ -231,6 +231,7 @@ def test_play_a_whole_deal_by_clicking_in_turkish_and_see_the_score_sheet(browse
     dialog = page.inner_text("#summary-dialog")
     assert "Kağıt puanı" in dialog and "Anonslar" in dialog and "Belot" in dialog and "Kapo" in dialog
     assert any(w in dialog for w in ("Çıkarılmış", "Asılı", "İçeride"))
+    assert "Yuvarlama" in dialog and "→" in page.inner_text("#summary-dialog tr.rounding")  # R10 step
     # The deal is on the sheet: a line, and totals equal to the server's score.
     score = server.get(f"/api/tables/{tid}")["table"]["score"]
     assert page.locator(".sheet tr.deal").count() == 1

@@ -31,6 +31,23 @@ def whole_pot(total: int) -> int:
     return (total + 5) // 10
 
 
+def rounding_step(contract: int, team: int, totals: tuple[int, int], multiplier: int) -> int | tuple[int, int]:
+    """The rounding of R10 as `score_deal` applies it to raw ``totals`` (``team`` holds the contract).
+
+    An int: the deal is scored whole (kontra or rekontra, R11.4; inside, R11.2), this is its whole
+    pot P (R10.5) before the multiplier.  A pair: each team's raw total rounded on its own (R10.1-
+    R10.3), the team with more rounding as "more"; when the totals are equal (hanging, R10.4) the
+    defenders round as "more" and the contract team's half, which goes to the pot, as "fewer".
+    """
+    b, d = totals[team], totals[1 - team]
+    if multiplier > 1 or b < d:
+        return whole_pot(b + d)
+    out = [0, 0]
+    out[team] = round_points(b, contract, b > d)
+    out[1 - team] = round_points(d, contract, b == d)
+    return out[0], out[1]
+
+
 @dataclass(frozen=True, slots=True)
 class DealScore:
     outcome: str
@@ -45,21 +62,22 @@ def score_deal(contract: int, team: int, totals: tuple[int, int], multiplier: in
     pot carried in (H).
     """
     b, d = totals[team], totals[1 - team]
+    r = rounding_step(contract, team, totals, multiplier)
     points = [0, 0]
-    if multiplier > 1:  # R11.4: kontra x2, rekontra x4; round first, then multiply
-        stake = whole_pot(b + d) * multiplier
-        if b == d:
-            return DealScore(HANGING, (0, 0), pot + stake)
-        winner = team if b > d else 1 - team
-        points[winner] = stake + pot
-        return DealScore(MADE if b > d else INSIDE, (points[0], points[1]), 0)
-    if b > d:  # R11.1
-        points[team] = round_points(b, contract, True) + pot
-        points[1 - team] = round_points(d, contract, False)
-        return DealScore(MADE, (points[0], points[1]), 0)
-    if b < d:  # R11.2: everything goes to the defenders
-        points[1 - team] = whole_pot(b + d) + pot
+    if isinstance(r, int):
+        if multiplier > 1:  # R11.4: kontra x2, rekontra x4; round first, then multiply
+            stake = r * multiplier
+            if b == d:
+                return DealScore(HANGING, (0, 0), pot + stake)
+            winner = team if b > d else 1 - team
+            points[winner] = stake + pot
+            return DealScore(MADE if b > d else INSIDE, (points[0], points[1]), 0)
+        points[1 - team] = r + pot  # R11.2: everything goes to the defenders
         return DealScore(INSIDE, (points[0], points[1]), 0)
-    # R11.3 with R10.4: defenders' half rounded as "more", the hanging half as "fewer"
-    points[1 - team] = round_points(d, contract, True)
-    return DealScore(HANGING, (points[0], points[1]), pot + round_points(b, contract, False))
+    if b > d:  # R11.1
+        points[team] = r[team] + pot
+        points[1 - team] = r[1 - team]
+        return DealScore(MADE, (points[0], points[1]), 0)
+    # R11.3 with R10.4: the defenders' half is written, the contract team's half joins the pot
+    points[1 - team] = r[1 - team]
+    return DealScore(HANGING, (points[0], points[1]), pot + r[team])

@@ -17,6 +17,7 @@ from ..auction import CALL_NAMES, parse_call
 from ..cards import CARD_NAMES, parse_card
 from ..contracts import CONTRACT_NAMES
 from ..game import AUCTION, BELOTE_BASE, CALL_BASE, DECLARE_BASE, NUM_ACTIONS, OVER, DealResult, SeatView
+from ..scoring import rounding_step
 
 ActionJSON = dict[str, Any]
 
@@ -93,9 +94,13 @@ def action_from_json(obj: Any) -> int:
 
 
 def result_to_json(r: DealResult) -> dict[str, Any]:
-    """RECORD_FORMAT.md's deal result, plus the announced declarations' cards (shown after the deal, R7.5)."""
+    """RECORD_FORMAT.md's deal result, plus the announced declarations' cards (shown after the deal,
+    R7.5) and the rounding to game points (R10, `scoring.rounding_step`)."""
     out = r.to_json()
     out["declared"] = [[decl.card_list(i) for i in ids] for ids in r.declared] if r.declared else [[], [], [], []]
+    if r.contract >= 0:
+        step = rounding_step(r.contract, r.declarer & 1, r.totals, r.multiplier)
+        out["rounding"] = {"whole": step} if isinstance(step, int) else {"teams": list(step)}
     return out
 
 

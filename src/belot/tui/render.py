@@ -17,7 +17,7 @@ from .. import declarations as decl
 from ..auction import BID_BASE, CALL_NAMES, PASS
 from ..contracts import AT, NO_CONTRACT, NT, TABLES
 from ..game import BELOTE_BASE, DealResult, SeatView
-from ..scoring import HANGING, INSIDE, MADE, REDEAL, round_points, whole_pot
+from ..scoring import HANGING, INSIDE, MADE, REDEAL, rounding_step
 from .text import RANK_LABELS, SUIT_SYMBOLS, Words
 
 RED = {1, 2}  # diamonds, hearts
@@ -282,17 +282,13 @@ def render_summary(
             v = [90 if r.valat == k else 0 for k in (0, 1)]
             table.add_row(words.t("term.valat"), *map(str, _pair(seating, v)))
         table.add_row(Text(words.t("term.totals"), style="bold"), *map(str, _pair(seating, r.totals)))
-        b, d = r.totals[team], r.totals[1 - team]
         # The rounding to game points (R10), computed with the scoring rules themselves.
-        if r.multiplier > 1 or r.outcome == INSIDE:
-            whole = whole_pot(b + d)
-            rounded = Text(words.t("tui.rounding_whole", raw=b + d, whole=whole, mult=r.multiplier))
+        step = rounding_step(r.contract, team, r.totals, r.multiplier)
+        if isinstance(step, int):
+            raw = r.totals[0] + r.totals[1]
+            rounded = Text(words.t("tui.rounding_whole", raw=raw, whole=step, mult=r.multiplier))
         else:
-            rb = round_points(b, r.contract, r.outcome == MADE)  # R10.4: the hanging half rounds up
-            rd = round_points(d, r.contract, r.outcome == HANGING)
-            values = [0, 0]
-            values[team], values[1 - team] = rb, rd
-            pu, pt = _pair(seating, values)
+            pu, pt = _pair(seating, step)
             tu, tt = _pair(seating, r.totals)
             rounded = Text(words.t("tui.rounding", us_raw=tu, us=pu, them_raw=tt, them=pt))
         table.add_row(words.t("tui.rounding_label"), rounded, "")

@@ -46,6 +46,22 @@ export function sheetHtml(history, target, myTeam, winner = null) {
 }
 
 /**
+ * The rounding to game points (R10) as the server computed it: each team's raw total → its game
+ * points, or, for a deal scored whole (inside, kontra), both totals → the whole pot.
+ */
+function roundingRow(result, order) {
+  const r = result.rounding;
+  if (!r) return "";
+  const label = `<td>${esc(t("web.summary.rounding"))}</td>`;
+  if (r.whole !== undefined) {
+    const raw = result.totals[0] + result.totals[1];
+    return `<tr class="rounding">${label}<td colspan="2">${esc(t("web.summary.rounding_whole", { raw, whole: r.whole }))}</td></tr>`;
+  }
+  const cell = (k) => `<td>${result.totals[k]} → ${r.teams[k]}</td>`;
+  return `<tr class="rounding">${label}${cell(order[0])}${cell(order[1])}</tr>`;
+}
+
+/**
  * The breakdown of one finished deal: card points, declarations, belote, valat, raw totals,
  * the game points written (raw ÷ 10, rounded by the rules, times kontra), the outcome and the pot.
  */
@@ -76,6 +92,7 @@ export function summaryHtml(result, dealNo, potIn, myTeam, seatLabel) {
       ${row(t("term.belote"), result.belote)}
       ${row(t("term.valat"), valat)}
       ${row(t("web.summary.raw"), result.totals, "strong")}
+      ${roundingRow(result, order)}
       ${row(t("web.summary.points"), result.points, "strong points")}
     </tbody></table>
     ${declared ? `<ul class="declared">${declared}</ul>` : ""}
