@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from .. import declarations as decl
 from ..auction import KONTRA, PASS
-from ..cards import mask_of
+from ..cards import cards_of, mask_of
 from ..contracts import TABLES
 from ..game import SeatView
 from ..play import legal_cards
@@ -139,6 +139,10 @@ def _pick_declarations(k: Knowledge, rng: random.Random) -> tuple[list[int], lis
             continue
         own_cards = k.played_by[s]
         for kind in sorted(kinds, key=lambda x: x != decl.CARRE):
+            carres = 0  # cards of the carrés already chosen for this seat (carrés come first)
+            for i in ids[s]:
+                if decl.DECLARATIONS[i].is_carre:
+                    carres |= decl.DECLARATIONS[i].mask
             options = []
             for d in _BY_KIND[kind]:
                 need = d.mask & ~own_cards
@@ -149,10 +153,6 @@ def _pick_declarations(k: Knowledge, rng: random.Random) -> tuple[list[int], lis
                     continue
                 # a held neighbour (played, or required by an earlier declaration) makes the run
                 # longer than announced unless a chosen carré uses it (R7.4)
-                carres = 0
-                for i in ids[s]:
-                    if decl.DECLARATIONS[i].is_carre:
-                        carres |= decl.DECLARATIONS[i].mask
                 if nb & (own_cards | req[s]) & ~carres:
                     continue
                 options.append(d)
@@ -204,14 +204,10 @@ def _calls_plausible(k: Knowledge, hands: list[int], rng: random.Random) -> bool
     for s in range(4):
         if s == k.seat or not k.calls[s]:
             continue
-        whole = hands[s] | k.played_by[s]
-        cards = [c for c in range(32) if whole >> c & 1]
+        cards = cards_of(hands[s] | k.played_by[s])
         if len(cards) != 8:
             continue
-        h5 = 0
-        for c in rng.sample(cards, 5):
-            h5 |= 1 << c
-        if not _calls_fit(h5, k.calls[s], 1.0):
+        if not _calls_fit(mask_of(rng.sample(cards, 5)), k.calls[s], 1.0):
             return False
     return True
 
