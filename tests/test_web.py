@@ -387,6 +387,10 @@ def test_match_end_then_replay_with_all_hands_open(browser: Browser, server: Ser
     page.wait_for_selector("#replay-summary")
     if deal["play"]:
         assert page.locator(".replay .open-hand .card-slot.played").count() == 32
+    first_result = server.get(f"/api/tables/{tid}/replay")["results"]["deals"][0]
+    if first_result["contract"]:  # the summary shows the R10 rounding step, as at the table
+        assert page.locator("#replay-summary tr.rounding").count() == 1
+        assert "→" in page.inner_text("#replay-summary tr.rounding")
     page.goto(server.url + "/")
     page.wait_for_selector(f"#finished-tables li[data-table='{tid}']")
     assert not page.errors  # type: ignore[attr-defined]

@@ -25,6 +25,7 @@ from .. import i18n
 from ..bots import bot_names
 from ..errors import RecordError
 from ..record import results
+from .protocol import rounding_to_json
 from .storage import Storage
 from .tables import Connection, Lobby, Table, TableError, default_bot
 
@@ -199,6 +200,10 @@ def create_app(
             res = results(table.match)
         except RecordError as e:  # cannot happen for a match the server played; never a 500 if it does
             raise TableError("in_progress", str(e)) from None
+        for item, r in zip(res["deals"], table.match.results):  # the summary's R10 row, as in play
+            rounding = rounding_to_json(r)
+            if rounding is not None:
+                item["rounding"] = rounding
         return {"table": table.info(), "record": doc, "results": res}
 
     # -- websocket ----------------------------------------------------------------------------

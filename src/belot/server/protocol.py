@@ -98,10 +98,18 @@ def result_to_json(r: DealResult) -> dict[str, Any]:
     R7.5) and the rounding to game points (R10, `scoring.rounding_step`)."""
     out = r.to_json()
     out["declared"] = [[decl.card_list(i) for i in ids] for ids in r.declared] if r.declared else [[], [], [], []]
-    if r.contract >= 0:
-        step = rounding_step(r.contract, r.declarer & 1, r.totals, r.multiplier)
-        out["rounding"] = {"whole": step} if isinstance(step, int) else {"teams": list(step)}
+    rounding = rounding_to_json(r)
+    if rounding is not None:
+        out["rounding"] = rounding
     return out
+
+
+def rounding_to_json(r: DealResult) -> dict[str, Any] | None:
+    """The R10 step of a deal with a contract: ``{"teams": [T0, T1]}`` or ``{"whole": P}``."""
+    if r.contract < 0:
+        return None
+    step = rounding_step(r.contract, r.declarer & 1, r.totals, r.multiplier)
+    return {"whole": step} if isinstance(step, int) else {"teams": list(step)}
 
 
 def actions_in(view: SeatView) -> int:
