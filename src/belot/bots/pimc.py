@@ -2,14 +2,15 @@
 
 Card play: sample worlds of the hidden cards (`belot.bots.sampling`), solve each with the
 open-card solver (card points, last 10, NT doubling, belote and valat), turn every legal card's
-value into the *deal score* of that world (made / hanging / inside and the kontra multiplier,
-with the declarations of the world, via `belot.scoring.score_deal`) and play the card with the
-best average of (own team's game points - the other team's).  Bidding: deal whole hands that fit
-the auction so far (`sampling.sample_auction`: the others' five cards fit their calls, the three
-cards still to come at random), decide with null-window searches from the first lead whether each
-candidate contract is made in each deal (and by how much), and compare the average deal score of
-passing, each bid, kontra and rekontra.  Declarations: the best (R7.4 default); belote: always
-announced.
+value (exact for every card, whole deals in trick 1 too) into the *deal score* of that world
+(made / hanging / inside and the kontra multiplier, with the declarations of the world, via
+`belot.scoring.score_deal`) and play the card with the best average of (own team's game points -
+the other team's); between equal averages, the one that takes the most points.  Bidding: deal
+whole hands that fit the auction so far (`sampling.sample_auction`: the others' five cards fit
+their calls, the three cards still to come at random), decide with null-window searches from the
+first lead whether each candidate contract is made in each deal (and by how much), and compare
+the average deal score of passing, each bid, kontra and rekontra.  Declarations: the best (R7.4
+default); belote: always announced.
 
 The amount of search is bounded by counts of solver nodes, not by the clock, so a seeded bot
 makes the same decisions on every machine.
@@ -57,7 +58,6 @@ def _shared_solver() -> Solver:
         hands = (1 << 0 | 1 << 1, 1 << 8 | 1 << 9, 1 << 16 | 1 << 17, 1 << 24 | 1 << 25)
         pos = Position(0, hands, 0, (), 6, (0, 1))
         _SOLVER.card_diffs(pos, DEAL_POINTS)
-        _SOLVER.card_diffs(pos, DEAL_POINTS, exact=False)
         _SOLVER.diff(pos, DEAL_POINTS, 0, 0)
     return _SOLVER
 
@@ -106,12 +106,29 @@ class PimcBot:
     # -- card play ---------------------------------------------------------------------------------
 
     def _play(self, view: SeatView, cards: list[int]) -> int:
+        scores, raw = self.card_scores(view, cards)
+        if not scores:  # not one world solved within the cap: the cheapest card
+            t = TABLES[view.contract]
+            return min(cards, key=lambda c: (t.points[c], t.strength[c], c))
+        # equal deal scores (the outcome is settled in every world): the most points still count
+        return max(cards, key=lambda c: (scores[c], raw[c], -c))
+
+    def card_scores(self, view: SeatView, cards: list[int]) -> tuple[dict[int, float], dict[int, float]]:
+        """For each of ``cards``: the average over sampled worlds of the deal score (own team's game
+        points minus the other's) and of the raw points difference (own minus other's, from here),
+        each card followed by perfect play in its world.  Empty when no world was solved.
+
+        Every card's value is exact in every world, also in trick 1 where whole deals are solved:
+        a bound (enough to find a world's best card) would rate a card that loses heavily in some
+        worlds as nearly best there, and the average would favour it.
+        """
         k = Knowledge.from_view(view)
         k.fit_budget = self.fit_budget
         contract = view.contract
         t = TABLES[contract]
         mult = t.multiplier
         team = view.seat & 1
+        sign = 1 if team == 0 else -1
         bteam = view.declarer & 1
         # points already decided (R9.1), per team
         past = [0, 0]
@@ -126,6 +143,7 @@ class PimcBot:
                 remaining += t.points[c] * mult
         remaining += LAST_TRICK_BONUS * mult
         sums = {c: 0.0 for c in cards}
+        raw = {c: 0.0 for c in cards}
         worlds = 0
         start = int(self.solver.stats[0])
         while worlds < self.max_worlds and (
@@ -134,9 +152,7 @@ class PimcBot:
             pos = Position(contract, w.hands, view.seat, view.trick, len(view.tricks), trick_winners)
             # a hard cap on the nodes of one decision bounds its time (counted, so reproducible)
             self.solver.limit(self.node_cap - (int(self.solver.stats[0]) - start))
-            # trick 1 (whole deals, the dearest solves): only the best card of a world is exact,
-            # the others hold the solver's bounds (no better than the best)
-            diffs = self.solver.card_diffs(pos, DEAL_POINTS, exact=bool(view.tricks))
+            diffs = self.solver.card_diffs(pos, DEAL_POINTS)
             if not diffs:
                 break
             dpts = self._declaration_points(view, w)
@@ -152,11 +168,12 @@ class PimcBot:
                 totals = (past[0] + dpts[0] + f0, past[1] + dpts[1] + f1)
                 sc = score_deal(contract, bteam, totals, view.multiplier, view.pot)
                 sums[c] += sc.points[team] - sc.points[1 - team]
+                raw[c] += sign * d
             worlds += 1
         self.solver.limit(None)
-        if worlds == 0:  # not one world solved within the cap: the cheapest card
-            return min(cards, key=lambda c: (t.points[c], t.strength[c], c))
-        return max(cards, key=lambda c: (sums[c], -c))
+        if worlds == 0:
+            return {}, {}
+        return {c: v / worlds for c, v in sums.items()}, {c: v / worlds for c, v in raw.items()}
 
     def _declaration_points(self, view: SeatView, w: World) -> tuple[int, int]:
         if view.contract == NT:
@@ -279,7 +296,7 @@ class PimcBot:
         pairs = {(c, b) for _, c, b, _ in options}  # the (contract, bidding team) to solve
         sums = [0.0] * len(options)
         n = 0
-        slacks = [1.0] * 4
+        slacks = [0.0] * 4
         for _ in range(self.bid_worlds):
             w = sample_auction(view, self.rng, slacks=slacks)
             own = [decl.best_declarations(h) for h in w.hands]  # each seat announces its best (R7.4)

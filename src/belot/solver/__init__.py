@@ -191,16 +191,15 @@ class Solver:
         return int(K.solve_value(h, seat, n, led, wc, ws, tpts, table, done, vst, alpha, beta, guess, tol, c, pts,
                                  st, ab, tm, order, lastb, valb, belb, *self._tt()))
 
-    def card_diffs(self, pos: Position, obj: Objective = CARD_POINTS, exact: bool = True) -> dict[int, int]:
+    def card_diffs(self, pos: Position, obj: Objective = CARD_POINTS) -> dict[int, int]:
         """For each legal card of the seat to move: team 0 minus team 1 points from here.
 
-        With ``exact`` False only the best card is exact; the others are bounds no better than it.
         Empty when the node limit (`limit`) was hit.
         """
         a = self._args(pos, obj)
         out_cards = np.zeros(8, dtype=np.int64)
         out_vals = np.zeros(8, dtype=np.int64)
-        cnt = K.solve_cards(*a, *self._tt(), out_cards, out_vals, exact)  # type: ignore[call-arg]  # numba dispatcher stubs
+        cnt = K.solve_cards(*a, *self._tt(), out_cards, out_vals)  # type: ignore[call-arg]  # numba dispatcher stubs
         if cnt < 0:
             return {}
         return {int(out_cards[i]): int(out_vals[i]) for i in range(cnt)}

@@ -440,12 +440,8 @@ def solve_cards(h: np.ndarray, seat: int, n: int, led: int, wc: int, ws: int, tp
                 above: np.ndarray, trump_mask: int, order: np.ndarray, lastb: int, valb: int, belb: int,
                 tk: np.ndarray, tlo: np.ndarray, thi: np.ndarray, tmv: np.ndarray, tgen: np.ndarray,
                 gen: int, bits: int, mv: np.ndarray, sc: np.ndarray, fr: np.ndarray, stats: np.ndarray,
-                out_cards: np.ndarray, out_vals: np.ndarray, exact: bool) -> int:
-    """The exact value (team 0 minus team 1, from here) of each legal card of the seat to move.
-
-    With ``exact`` False only the best card's value is exact: the others are searched with a null
-    window above the best so far and hold upper bounds (enough to pick a best card).
-    """
+                out_cards: np.ndarray, out_vals: np.ndarray) -> int:
+    """The exact value (team 0 minus team 1, from here) of each legal card of the seat to move."""
     classes = np.empty((8, 2), dtype=np.int64)
     cnt = card_classes(h, seat, n, led, wc, ws, table, contract, pts, above, trump_mask, order, classes)
     hand = h[seat]
@@ -493,28 +489,13 @@ def solve_cards(h: np.ndarray, seat: int, n: int, led: int, wc: int, ws: int, tp
                     g += valb
             off += g if w == 0 else -g
             cs, cn, nl, nwc, nws, ctp, ctable, cdone = nws, 0, -1, -1, -1, 0, 0, done + 1
-        if exact or i == 0:
-            lo = -INF
-            hi = INF
-        else:
-            lo = best - 1
-            hi = best + 1
         if terminal:
             v = off
-        elif exact or i == 0:
+        else:
             guess = best - off if i > 0 else 0
             v = off + _mtd(h, cs, cn, nl, nwc, nws, ctp, ctable, cdone, cvst, guess,
                            contract, pts, strength, above, trump_mask, order, lastb, valb, belb, tk, tlo, thi,
                            tmv, tgen, gen, bits, mv, sc, fr, stats, 0)
-        else:
-            v = off + _search(h, cs, cn, nl, nwc, nws, ctp, ctable, cdone, cvst, lo - off, hi - off, contract,
-                              pts, strength, above, trump_mask, order, lastb, valb, belb, tk, tlo, thi, tmv,
-                              tgen, gen, bits, mv, sc, fr, stats)
-            if (maximizing and v > best) or (not maximizing and v < best):
-                # better than the best so far: its exact value
-                v = off + _mtd(h, cs, cn, nl, nwc, nws, ctp, ctable, cdone, cvst, v - off, contract,
-                               pts, strength, above, trump_mask, order, lastb, valb, belb, tk, tlo, thi,
-                               tmv, tgen, gen, bits, mv, sc, fr, stats, 0)
         h[seat] = hand
         if stats[2] != 0:
             return -1
