@@ -14,7 +14,6 @@ import random
 import pytest
 
 from belot.bots import make_bot
-from belot.bots.heuristic import contract_margins
 from belot.bots.sampling import Knowledge, _auction_checks, _calls_fit, bidding_hands, sample, sample_auction
 from belot.cards import FULL_DECK, cards_of, mask_of
 from belot.game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, Deal, SeatView, deal_hands
@@ -112,23 +111,15 @@ def test_shown_void_and_failure_to_overtrump_are_respected() -> None:
 
 def test_auction_worlds_are_whole_deals_that_fit_the_calls() -> None:
     """`sample_auction`: eight cards a seat, the seat's own five kept, and the five cards each other
-    seat bid on fit its calls under the bidding model, with no slack, whenever the real players bid
-    by that model (here the `heuristic` bot, whose real hands always fit); and the bidders drawn are
-    as strong as the real ones (a lenient fit once dealt them weaker cards, so pimc doubled
-    contracts the real bidders made)."""
+    seat bid on fit its calls under the bidding model whenever the real players bid by that model
+    (here the `heuristic` bot, whose real hands always fit)."""
     rng = random.Random(7)
     views = []
-    real_margins = []
     for d, _ in random_positions(400, 41, bot="heuristic"):
         if d.phase == "auction" and d.view(d.to_move).calls:
-            view = d.view(d.to_move)
-            views.append(view)
-            for s, call in view.calls:
-                if s != view.seat and 1 <= call <= 6:
-                    real_margins.append(contract_margins(mask_of(d.dealt[s][:5]))[call - 1])
-    assert len(views) >= 40 and len(real_margins) >= 30
+            views.append(d.view(d.to_move))
+    assert len(views) >= 40
     fits = total = 0
-    drawn_margins = []
     for view in views:
         checks = _auction_checks(view)
         for _ in range(3):
@@ -139,17 +130,12 @@ def test_auction_worlds_are_whole_deals_that_fit_the_calls() -> None:
             for s in range(4):
                 if s != view.seat:
                     total += 1
-                    fits += _calls_fit(first5[s], checks[s], 0.0)
-            drawn_margins += [contract_margins(first5[s])[call - 1] for s, call in view.calls
-                              if s != view.seat and 1 <= call <= 6]
+                    fits += _calls_fit(first5[s], checks[s], 1.0)
             w = sample_auction(view, rng)
             assert all(h.bit_count() == 8 for h in w.hands)
             assert w.hands[0] | w.hands[1] | w.hands[2] | w.hands[3] == FULL_DECK
             assert w.hands[view.seat] & mask_of(view.hand) == mask_of(view.hand)
     assert fits / total > 0.97, (fits, total)
-    real = sum(real_margins) / len(real_margins)
-    drawn = sum(drawn_margins) / len(drawn_margins)
-    assert abs(drawn - real) < 0.3, (drawn, real)
 
 
 def test_auction_inference_shows_in_the_worlds() -> None:
