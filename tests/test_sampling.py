@@ -14,6 +14,7 @@ import random
 import pytest
 
 from belot.bots import make_bot
+from belot.bots.heuristic import contract_margins
 from belot.bots.sampling import Knowledge, _auction_checks, _calls_fit, bidding_hands, sample, sample_auction
 from belot.cards import FULL_DECK, cards_of, mask_of
 from belot.game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, Deal, SeatView, deal_hands
@@ -136,6 +137,38 @@ def test_auction_worlds_are_whole_deals_that_fit_the_calls() -> None:
             assert w.hands[0] | w.hands[1] | w.hands[2] | w.hands[3] == FULL_DECK
             assert w.hands[view.seat] & mask_of(view.hand) == mask_of(view.hand)
     assert fits / total > 0.97, (fits, total)
+
+
+def test_exact_auction_fit_draws_bidders_as_strong_as_the_real_ones() -> None:
+    """With no slack (what pimc uses for an opponent's bid) the five cards drawn for each bidder fit
+    the bidding model exactly, and the bidders drawn are as strong as the real `heuristic` bidders;
+    the lenient default (slack 1) draws them weaker (pimc then doubled contracts that were made)."""
+    views, real = [], []
+    for d, _ in random_positions(400, 41, bot="heuristic"):
+        if d.phase == "auction" and d.view(d.to_move).calls:
+            view = d.view(d.to_move)
+            views.append(view)
+            real += [contract_margins(mask_of(d.dealt[s][:5]))[call - 1] for s, call in view.calls
+                     if s != view.seat and 1 <= call <= 6]
+    assert len(real) >= 30 and min(real) >= 0
+    mean_real = sum(real) / len(real)
+    for slack in (0.0, 1.0):
+        rng = random.Random(7)
+        fits = total = 0
+        drawn = []
+        for view in views:
+            checks = _auction_checks(view)
+            for _ in range(3):
+                first5 = bidding_hands(view, rng, slack=slack)
+                fits += sum(_calls_fit(first5[s], checks[s], 0.0) for s in range(4) if s != view.seat)
+                total += 3
+                drawn += [contract_margins(first5[s])[call - 1] for s, call in view.calls
+                          if s != view.seat and 1 <= call <= 6]
+        mean_drawn = sum(drawn) / len(drawn)
+        if slack == 0.0:
+            assert fits / total > 0.97 and abs(mean_drawn - mean_real) < 0.3, (fits, total, mean_drawn, mean_real)
+        else:
+            assert mean_drawn < mean_real - 0.5, (mean_drawn, mean_real)
 
 
 def test_auction_inference_shows_in_the_worlds() -> None:

@@ -286,15 +286,16 @@ def _auction_checks(view: SeatView) -> list[list[tuple[int, bool, int]]]:
     return out
 
 
-def bidding_hands(view: SeatView, rng: random.Random, slack: float = 1.0, tries: int = 200,
+def bidding_hands(view: SeatView, rng: random.Random, slack: float = 1.0, tries: int = 500,
                   slacks: list[float] | None = None) -> list[int]:
     """The five cards each seat bid on (R2.3), this seat's own and the others' drawn to fit the calls.
 
     Each other seat's five cards are drawn until its calls fit a sensible player's bidding
     (`_calls_fit`, the seats with the most calls first); a seat whose calls fit no draw within
-    ``tries`` gets the slack doubled (and at last no condition), so a deal always exists.  Pass the
-    same ``slacks`` list (per seat) to successive calls for one view: a seat that needed more
-    slack once starts there next time, which bounds the time a whole set of deals takes.
+    ``tries`` gets the slack doubled (from 0: 0.5; at last no condition), so a deal always exists.
+    Pass the same ``slacks`` list (per seat, each at least ``slack``) to successive calls for one
+    view: a seat that needed more slack once starts there next time, which bounds the time a whole
+    set of deals takes.
     """
     if slacks is None:
         slacks = [slack] * 4
@@ -317,7 +318,7 @@ def bidding_hands(view: SeatView, rng: random.Random, slack: float = 1.0, tries:
                     break
             if pick is not None:
                 break
-            sl *= 2
+            sl = sl * 2 if sl else 0.5
             if sl > 8:
                 calls = []
         slacks[s] = sl
@@ -326,7 +327,7 @@ def bidding_hands(view: SeatView, rng: random.Random, slack: float = 1.0, tries:
     return first5
 
 
-def sample_auction(view: SeatView, rng: random.Random, slack: float = 1.0, tries: int = 200,
+def sample_auction(view: SeatView, rng: random.Random, slack: float = 1.0, tries: int = 500,
                    slacks: list[float] | None = None) -> World:
     """A whole deal (eight cards a seat) consistent with this seat's five cards and the calls so far:
     `bidding_hands`, then the three cards still to come dealt at random (R2.3)."""
