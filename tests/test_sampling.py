@@ -9,6 +9,7 @@ without both cards (R7.7).
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -110,15 +111,26 @@ def test_shown_void_and_failure_to_overtrump_are_respected() -> None:
         assert w.hands[3] & higher_hearts == 0
 
 
+@functools.cache
+def _heuristic_auctions() -> tuple[tuple[SeatView, tuple[float, ...]], ...]:
+    """Auction positions of `heuristic` games with calls made, each with the bidding-model margins
+    of the real five cards behind every other seat's bid so far."""
+    out = []
+    for d, _ in random_positions(400, 41, bot="heuristic"):
+        if d.phase == "auction" and d.view(d.to_move).calls:
+            view = d.view(d.to_move)
+            real = tuple(contract_margins(mask_of(d.dealt[s][:5]))[call - 1] for s, call in view.calls
+                         if s != view.seat and 1 <= call <= 6)
+            out.append((view, real))
+    return tuple(out)
+
+
 def test_auction_worlds_are_whole_deals_that_fit_the_calls() -> None:
     """`sample_auction`: eight cards a seat, the seat's own five kept, and the five cards each other
     seat bid on fit its calls under the bidding model whenever the real players bid by that model
     (here the `heuristic` bot, whose real hands always fit)."""
     rng = random.Random(7)
-    views = []
-    for d, _ in random_positions(400, 41, bot="heuristic"):
-        if d.phase == "auction" and d.view(d.to_move).calls:
-            views.append(d.view(d.to_move))
+    views = [view for view, _ in _heuristic_auctions()]
     assert len(views) >= 40
     fits = total = 0
     for view in views:
@@ -143,13 +155,8 @@ def test_exact_auction_fit_draws_bidders_as_strong_as_the_real_ones() -> None:
     """With no slack (what pimc uses for an opponent's bid) the five cards drawn for each bidder fit
     the bidding model exactly, and the bidders drawn are as strong as the real `heuristic` bidders;
     the lenient default (slack 1) draws them weaker (pimc then doubled contracts that were made)."""
-    views, real = [], []
-    for d, _ in random_positions(400, 41, bot="heuristic"):
-        if d.phase == "auction" and d.view(d.to_move).calls:
-            view = d.view(d.to_move)
-            views.append(view)
-            real += [contract_margins(mask_of(d.dealt[s][:5]))[call - 1] for s, call in view.calls
-                     if s != view.seat and 1 <= call <= 6]
+    views = [view for view, _ in _heuristic_auctions()]
+    real = [m for _, margins in _heuristic_auctions() for m in margins]
     assert len(real) >= 30 and min(real) >= 0
     mean_real = sum(real) / len(real)
     for slack in (0.0, 1.0):

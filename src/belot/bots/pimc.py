@@ -301,7 +301,7 @@ class PimcBot:
         # pimc then doubled AT and NT contracts that were made (-23 and -17 points a kontra)
         slacks = [1.0] * 4
         for s, call in view.calls:
-            if (s ^ view.seat) & 1 and BID_BASE <= call < BID_BASE + 6:
+            if (s ^ view.seat) & 1 and BID_BASE <= call <= BID_BASE + AT:
                 slacks[s] = 0.0
         for _ in range(self.bid_worlds):
             w = sample_auction(view, self.rng, slack=0.0, slacks=slacks)
