@@ -113,10 +113,12 @@ class PimcBot:
         # equal deal scores (the outcome is settled in every world): the most points still count
         return max(cards, key=lambda c: (scores[c], raw[c], -c))
 
-    def card_scores(self, view: SeatView, cards: list[int]) -> tuple[dict[int, float], dict[int, float]]:
+    def card_scores(self, view: SeatView, cards: list[int],
+                    world: World | None = None) -> tuple[dict[int, float], dict[int, float]]:
         """For each of ``cards``: the average over sampled worlds of the deal score (own team's game
         points minus the other's) and of the raw points difference (own minus other's, from here),
-        each card followed by perfect play in its world.  Empty when no world was solved.
+        each card followed by perfect play in its world.  Empty when no world was solved.  Given a
+        ``world`` (the real hidden cards, when analysing a played game), that world alone.
 
         Every card's value is exact in every world, also in trick 1 where whole deals are solved:
         a bound (enough to find a world's best card) would rate a card that loses heavily in some
@@ -146,9 +148,9 @@ class PimcBot:
         raw = {c: 0.0 for c in cards}
         worlds = 0
         start = int(self.solver.stats[0])
-        while worlds < self.max_worlds and (
+        while worlds < (self.max_worlds if world is None else 1) and (
                 worlds < self.min_worlds or int(self.solver.stats[0]) - start < self.play_nodes):
-            w = sample(k, self.rng)
+            w = sample(k, self.rng) if world is None else world
             pos = Position(contract, w.hands, view.seat, view.trick, len(view.tricks), trick_winners)
             # a hard cap on the nodes of one decision bounds its time (counted, so reproducible)
             self.solver.limit(self.node_cap - (int(self.solver.stats[0]) - start))
