@@ -90,9 +90,9 @@ def _perfect_playout_score(d: Deal, card: int, team: int, bot: PimcBot) -> int:
 @pytest.mark.parametrize("seed", [3, 8])
 def test_card_scores_are_exact_deal_scores_in_the_true_world(seed: int) -> None:
     """Issue 3: pimc plays the card with the best average *deal score*.  Given the real hidden cards
-    as its one world, each card's score must be the deal score the engine gives when
-    that card is followed by perfect play: exact for every card, also at the first lead of a deal
-    (where a search bound in place of the value once made pimc lead its lowest card)."""
+    as its one world, each card's score must be the deal score the engine gives when that card is
+    followed by perfect play: exact for every card, also at the first lead of a deal (where a
+    search bound in place of the value once made pimc lead its lowest card)."""
     checked = first_trick = 0
     for d, _ in random_positions(60, seed, bot="heuristic"):
         if d.phase != "play":
@@ -110,4 +110,3 @@ def test_card_scores_are_exact_deal_scores_in_the_true_world(seed: int) -> None:
         checked += 1
         first_trick += not view.tricks
     assert checked >= 12 and first_trick >= 1
-
