@@ -43,8 +43,11 @@ def main() -> None:
     if not files:
         raise SystemExit(f"no records (*.json) in {args.records}")
     for path in files:
-        doc = json.loads(path.read_text())
-        m = record.replay(doc)
+        try:
+            doc = json.loads(path.read_text())
+            m = record.replay(doc)
+        except ValueError as e:  # bad JSON, or a RecordError naming what is wrong
+            raise SystemExit(f"{path}: {e}") from None
         for dd, res in zip(doc["deals"], m.results):
             if res.contract < 0:
                 continue

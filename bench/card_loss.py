@@ -40,8 +40,12 @@ def main() -> None:
     judge = PimcBot(0, node_cap=1 << 62)  # exact scores of every card in the real world
     losses: dict[tuple[str, ...], list[float]] = collections.defaultdict(list)
     for path in files:
-        doc = json.loads(path.read_text())
-        for played in record.replay(doc).deals:
+        try:
+            doc = json.loads(path.read_text())
+            deals = record.replay(doc).deals
+        except ValueError as e:  # bad JSON, or a RecordError naming what is wrong
+            raise SystemExit(f"{path}: {e}") from None
+        for played in deals:
             if played.result is None or played.result.contract < 0:
                 continue
             d = Deal(played.dealer, played.dealt, played.rules, played.pot)
