@@ -15,17 +15,13 @@ from __future__ import annotations
 
 import argparse
 import collections
-import json
 from pathlib import Path
 
-from belot import record
+from recordset import kind, read_all, record_files
+
 from belot.cards import mask_of, parse_card
-from belot.contracts import AT, NT, TABLES
+from belot.contracts import TABLES
 from belot.solver import DEAL_POINTS, Position, Solver
-
-
-def kind(contract: int) -> str:
-    return "NT" if contract == NT else "AT" if contract == AT else "suit"
 
 
 def main() -> None:
@@ -39,15 +35,8 @@ def main() -> None:
     solver = Solver()
     counts: dict[tuple[str, str], list[list[int]]] = collections.defaultdict(
         lambda: [[0, 0] for _ in range(len(cuts) + 1)])
-    files = sorted(args.records.glob("*.json"))[: args.files or None]
-    if not files:
-        raise SystemExit(f"no records (*.json) in {args.records}")
-    for path in files:
-        try:
-            doc = json.loads(path.read_text())
-            m = record.replay(doc)
-        except ValueError as e:  # bad JSON, or a RecordError naming what is wrong
-            raise SystemExit(f"{path}: {e}") from None
+    files = record_files(args.records, args.files)
+    for _, doc, m in read_all(files):
         for dd, res in zip(doc["deals"], m.results):
             if res.contract < 0:
                 continue

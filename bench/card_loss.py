@@ -14,19 +14,14 @@ from __future__ import annotations
 
 import argparse
 import collections
-import json
 import statistics
 from pathlib import Path
 
-from belot import record
+from recordset import kind, read_all, record_files
+
 from belot.bots.pimc import PimcBot
 from belot.bots.sampling import World
-from belot.contracts import AT, NT
 from belot.game import BELOTE_BASE, CALL_BASE, PLAY, Deal
-
-
-def kind(contract: int) -> str:
-    return "NT" if contract == NT else "AT" if contract == AT else "suit"
 
 
 def main() -> None:
@@ -34,18 +29,11 @@ def main() -> None:
     ap.add_argument("records", type=Path, help="a folder of belot-record/1 files")
     ap.add_argument("--files", type=int, default=0, help="read only the first N records (0: all)")
     args = ap.parse_args()
-    files = sorted(args.records.glob("*.json"))[: args.files or None]
-    if not files:
-        raise SystemExit(f"no records (*.json) in {args.records}")
+    files = record_files(args.records, args.files)
     judge = PimcBot(0, node_cap=1 << 62)  # exact scores of every card in the real world
     losses: dict[tuple[str, ...], list[float]] = collections.defaultdict(list)
-    for path in files:
-        try:
-            doc = json.loads(path.read_text())
-            deals = record.replay(doc).deals
-        except ValueError as e:  # bad JSON, or a RecordError naming what is wrong
-            raise SystemExit(f"{path}: {e}") from None
-        for played in deals:
+    for _, doc, m in read_all(files):
+        for played in m.deals:
             if played.result is None or played.result.contract < 0:
                 continue
             d = Deal(played.dealer, played.dealt, played.rules, played.pot)

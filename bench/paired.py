@@ -1,0 +1,80 @@
+"""Deal-by-deal comparison of two tournaments run with the same seed: does a change help?
+
+``belot tournament`` deals the same cards and seeds the bots the same way for the same ``--seed``,
+so two runs that differ only in one bot's code (a change against main, say) play the same deals,
+and a deal that the change does not touch is played identically in both.  Comparing the runs deal
+by deal removes the luck of the cards, which dominates the tournament's own interval: only deals
+whose play changed contribute.  For the deals both runs played (pairs of matches keep the same
+file names; a match pair stops being compared at the first deal whose cards differ, once the
+matches' lengths part), it prints ``--bot``'s mean lead per deal in A minus that in B with a 95%
+interval, how many deals changed, and that difference on the changed deals by ``--bot``'s side and
+contract kind (in A).
+
+    belot tournament pimc heuristic --deals 1000 --seed 1 --records A   # with the change
+    belot tournament pimc heuristic --deals 1000 --seed 1 --records B   # without it
+    python bench/paired.py A B [--bot pimc]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import math
+import statistics
+from pathlib import Path
+
+from recordset import kind, read, record_files
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("a", type=Path, help="records of run A (belot tournament ... --records A)")
+    ap.add_argument("b", type=Path, help="records of run B, the same --seed")
+    ap.add_argument("--bot", default="pimc", help="whose lead per deal to compare (default: pimc)")
+    args = ap.parse_args()
+    name = f"bot:{args.bot}"
+    diffs: list[int] = []
+    by_kind: dict[tuple[str, str], list[int]] = collections.defaultdict(list)
+    wins = [0, 0]  # the bot's match wins in A, in B
+    pairs = 0
+    for path_a in record_files(args.a):
+        path_b = args.b / path_a.name
+        if not path_b.exists():
+            continue
+        (doc_a, a), (doc_b, b) = read(path_a), read(path_b)
+        if doc_a["players"] != doc_b["players"]:
+            raise SystemExit(f"{path_a.name}: the players differ between the runs: "
+                             f"{doc_a['players']} and {doc_b['players']}")
+        seats = [s for s, p in enumerate(doc_a["players"]) if p == name]
+        if not seats:
+            raise SystemExit(f"{path_a}: no seat is played by {name}")
+        team = seats[0] & 1
+        pairs += 1
+        for i, m in enumerate((a, b)):
+            wins[i] += m.winner == team
+        for x, y in zip(a.deals, b.deals):
+            if x.dealt != y.dealt or x.result is None or y.result is None:
+                break
+            lead_a = x.result.points[team] - x.result.points[1 - team]
+            lead_b = y.result.points[team] - y.result.points[1 - team]
+            diffs.append(lead_a - lead_b)
+            if x.actions != y.actions or x.pot != y.pot:
+                c = x.result.contract
+                side = "passed" if c < 0 else "contract" if x.result.declarer & 1 == team else "defence"
+                by_kind[(side, "-" if c < 0 else kind(c))].append(lead_a - lead_b)
+    if len(diffs) < 2:
+        raise SystemExit(f"no deals in common between {args.a} and {args.b} (the same --seed?)")
+    mean = statistics.mean(diffs)
+    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
+    changed = sum(len(v) for v in by_kind.values())
+    print(f"{pairs} records in both, {len(diffs)} deals compared, {changed} played differently")
+    print(f"{args.bot}'s lead per deal, A - B: {mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}]")
+    print(f"{args.bot}'s match wins: A {wins[0]}, B {wins[1]} (of {pairs})")
+    print("on the deals played differently, A - B per deal:")
+    for (side, k), v in sorted(by_kind.items()):
+        se = statistics.stdev(v) / math.sqrt(len(v)) if len(v) > 1 else 0.0
+        print(f"  {side:>8} {k:>4}: {len(v):5d} deals  {statistics.mean(v):+7.2f} +- {se:.2f} (standard error)")
+
+
+if __name__ == "__main__":
+    main()
