@@ -36,7 +36,7 @@ def main() -> None:
     counts: dict[tuple[str, str], list[list[int]]] = collections.defaultdict(
         lambda: [[0, 0] for _ in range(len(cuts) + 1)])
     files = record_files(args.records, args.files)
-    for _, doc, m in read_all(files):
+    for doc, m in read_all(files):
         for dd, res in zip(doc["deals"], m.results):
             if res.contract < 0:
                 continue

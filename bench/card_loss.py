@@ -32,7 +32,7 @@ def main() -> None:
     files = record_files(args.records, args.files)
     judge = PimcBot(0, node_cap=1 << 62)  # exact scores of every card in the real world
     losses: dict[tuple[str, ...], list[float]] = collections.defaultdict(list)
-    for _, doc, m in read_all(files):
+    for doc, m in read_all(files):
         for played in m.deals:
             if played.result is None or played.result.contract < 0:
                 continue

@@ -25,6 +25,8 @@ from pathlib import Path
 
 from recordset import kind, read, record_files
 
+from belot.tournament import Z95
+
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -65,7 +67,7 @@ def main() -> None:
     if len(diffs) < 2:
         raise SystemExit(f"no deals in common between {args.a} and {args.b} (the same --seed?)")
     mean = statistics.mean(diffs)
-    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
+    half = Z95 * statistics.stdev(diffs) / math.sqrt(len(diffs))
     changed = sum(len(v) for v in by_kind.values())
     print(f"{pairs} records in both, {len(diffs)} deals compared, {changed} played differently")
     print(f"{args.bot}'s lead per deal, A - B: {mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}]")

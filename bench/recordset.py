@@ -35,7 +35,7 @@ def read(path: Path) -> tuple[dict[str, Any], Match]:
         raise SystemExit(f"{path}: {e}") from None
 
 
-def read_all(files: list[Path]) -> Iterator[tuple[Path, dict[str, Any], Match]]:
+def read_all(files: list[Path]) -> Iterator[tuple[dict[str, Any], Match]]:
+    """``read`` for each file in turn."""
     for path in files:
-        doc, match = read(path)
-        yield path, doc, match
+        yield read(path)
