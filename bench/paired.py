@@ -23,7 +23,7 @@ import math
 import statistics
 from pathlib import Path
 
-from recordset import kind, read, record_files
+from recordset import kind, read, record_files, same_cards, team_of
 
 from belot.tournament import Z95
 
@@ -47,16 +47,12 @@ def main() -> None:
         if doc_a["players"] != doc_b["players"]:
             raise SystemExit(f"{path_a.name}: the players differ between the runs: "
                              f"{doc_a['players']} and {doc_b['players']}")
-        seats = [s for s, p in enumerate(doc_a["players"]) if p == name]
-        if not seats:
-            raise SystemExit(f"{path_a}: no seat is played by {name}")
-        team = seats[0] & 1
+        team = team_of(doc_a, path_a, name)
         pairs += 1
         for i, m in enumerate((a, b)):
             wins[i] += m.winner == team
-        for x, y in zip(a.deals, b.deals):
-            if x.dealt != y.dealt or x.result is None or y.result is None:
-                break
+        for x, y in same_cards(a, b):
+            assert x.result is not None and y.result is not None
             lead_a = x.result.points[team] - x.result.points[1 - team]
             lead_b = y.result.points[team] - y.result.points[1 - team]
             diffs.append(lead_a - lead_b)

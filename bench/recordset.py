@@ -9,7 +9,7 @@ from typing import Any
 
 from belot import record
 from belot.contracts import AT, NT
-from belot.game import Match
+from belot.game import Deal, Match
 
 
 def kind(contract: int) -> str:
@@ -39,3 +39,21 @@ def read_all(files: list[Path]) -> Iterator[tuple[dict[str, Any], Match]]:
     """``read`` for each file in turn."""
     for path in files:
         yield read(path)
+
+
+def team_of(doc: dict[str, Any], path: Path, name: str) -> int:
+    """The team (0 or 1) whose seats ``name`` (e.g. ``bot:pimc``) plays in a record; a record without
+    it stops the script, naming the file."""
+    seats = [s for s, p in enumerate(doc["players"]) if p == name]
+    if not seats:
+        raise SystemExit(f"{path}: no seat is played by {name}")
+    return seats[0] & 1
+
+
+def same_cards(a: Match, b: Match) -> Iterator[tuple[Deal, Deal]]:
+    """The finished deals of two matches in step, up to the first whose cards differ (two matches of
+    one pair, or of two runs with one seed, deal the same cards until their lengths part)."""
+    for x, y in zip(a.deals, b.deals):
+        if x.dealt != y.dealt or x.result is None or y.result is None:
+            return
+        yield x, y
