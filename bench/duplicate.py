@@ -70,9 +70,7 @@ def main() -> None:
             raise SystemExit(f"{path_a.name} and {path_b.name}: {name} sits in the same seats at both "
                              "tables (not a duplicate pair)")
         pairs += 1
-        for x, y in same_cards(a, b):
-            ra, rb = x.result, y.result
-            assert ra is not None and rb is not None
+        for _, ra, _, rb in same_cards(a, b):
             score = (ra.points[team_a] - ra.points[1 - team_a]) + (rb.points[team_b] - rb.points[1 - team_b])
             groups[group(ra, rb, team_a, team_b)].append(score)
     boards = [s for v in groups.values() for s in v]

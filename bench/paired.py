@@ -51,14 +51,13 @@ def main() -> None:
         pairs += 1
         for i, m in enumerate((a, b)):
             wins[i] += m.winner == team
-        for x, y in same_cards(a, b):
-            assert x.result is not None and y.result is not None
-            lead_a = x.result.points[team] - x.result.points[1 - team]
-            lead_b = y.result.points[team] - y.result.points[1 - team]
+        for x, ra, y, rb in same_cards(a, b):
+            lead_a = ra.points[team] - ra.points[1 - team]
+            lead_b = rb.points[team] - rb.points[1 - team]
             diffs.append(lead_a - lead_b)
             if x.actions != y.actions or x.pot != y.pot:
-                c = x.result.contract
-                side = "passed" if c < 0 else "contract" if x.result.declarer & 1 == team else "defence"
+                c = ra.contract
+                side = "passed" if c < 0 else "contract" if ra.declarer & 1 == team else "defence"
                 by_kind[(side, "-" if c < 0 else kind(c))].append(lead_a - lead_b)
     if len(diffs) < 2:
         raise SystemExit(f"no deals in common between {args.a} and {args.b} (the same --seed?)")

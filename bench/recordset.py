@@ -9,7 +9,7 @@ from typing import Any
 
 from belot import record
 from belot.contracts import AT, NT
-from belot.game import Deal, Match
+from belot.game import Deal, DealResult, Match
 
 
 def kind(contract: int) -> str:
@@ -50,10 +50,11 @@ def team_of(doc: dict[str, Any], path: Path, name: str) -> int:
     return seats[0] & 1
 
 
-def same_cards(a: Match, b: Match) -> Iterator[tuple[Deal, Deal]]:
-    """The finished deals of two matches in step, up to the first whose cards differ (two matches of
-    one pair, or of two runs with one seed, deal the same cards until their lengths part)."""
+def same_cards(a: Match, b: Match) -> Iterator[tuple[Deal, DealResult, Deal, DealResult]]:
+    """The finished deals of two matches in step, with their results, up to the first whose cards
+    differ (two matches of one pair, or of two runs with one seed, deal the same cards until their
+    lengths part)."""
     for x, y in zip(a.deals, b.deals):
         if x.dealt != y.dealt or x.result is None or y.result is None:
             return
-        yield x, y
+        yield x, x.result, y, y.result
