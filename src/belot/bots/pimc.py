@@ -67,7 +67,7 @@ class PimcBot:
 
     def __init__(self, seed: int | None = None, play_nodes: int = 1_500_000, min_worlds: int = 4,
                  max_worlds: int = 32, bid_nodes: int = 5_000_000, bid_worlds: int = 32,
-                 min_bid_worlds: int = 12, bid_margin: float = 2.0, kontra_margin: float = 4.0,
+                 min_bid_worlds: int = 12, bid_margin: float = 0.0, kontra_margin: float = 4.0,
                  bid_penalty: float = 7.0, node_cap: int = 6_000_000, fit_budget: int = FIT_BUDGET) -> None:
         self.rng = random.Random(seed)
         self.solver = _shared_solver()
