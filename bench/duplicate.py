@@ -22,14 +22,12 @@ from __future__ import annotations
 
 import argparse
 import collections
-import math
 import statistics
 from pathlib import Path
 
-from recordset import kind, read, record_files, same_cards, team_of
+from recordset import kind, lead, mean_interval, read, record_files, same_cards, stderr, team_of
 
 from belot.game import DealResult
-from belot.tournament import Z95
 
 
 def contract(r: DealResult, team: int) -> str:
@@ -71,22 +69,19 @@ def main() -> None:
                              "tables (not a duplicate pair)")
         pairs += 1
         for _, ra, _, rb in same_cards(a, b):
-            score = (ra.points[team_a] - ra.points[1 - team_a]) + (rb.points[team_b] - rb.points[1 - team_b])
-            groups[group(ra, rb, team_a, team_b)].append(score)
+            groups[group(ra, rb, team_a, team_b)].append(lead(ra, team_a) + lead(rb, team_b))
     boards = [s for v in groups.values() for s in v]
     if len(boards) < 2:
         raise SystemExit(f"no duplicate boards in {args.folder} (pairs match-N-0.json / match-N-1.json "
                          "with the same cards)")
     total = sum(boards)
-    half = Z95 * statistics.stdev(boards) / math.sqrt(len(boards))
+    mean, low, high = mean_interval(boards)
     print(f"{pairs} match pairs, {len(boards)} boards; {args.bot}'s duplicate score per board "
-          f"{total / len(boards):+.2f} [{total / len(boards) - half:+.2f}, {total / len(boards) + half:+.2f}] "
-          f"(two deals: per deal is half)")
+          f"{mean:+.2f} [{low:+.2f}, {high:+.2f}] (two deals: per deal is half)")
     print(f"{'group':48} {'boards':>6} {'per board':>10} {'+- se':>6} {'share':>6}")
     for g, v in sorted(groups.items(), key=lambda kv: (kv[0].split(":")[0], -abs(sum(kv[1])))):
-        se = statistics.stdev(v) / math.sqrt(len(v)) if len(v) > 1 else 0.0
         share = f"{100 * sum(v) / total:5.0f}%" if total else "-"
-        print(f"{g:48} {len(v):6d} {statistics.mean(v):+10.2f} {se:6.2f} {share:>6}")
+        print(f"{g:48} {len(v):6d} {statistics.mean(v):+10.2f} {stderr(v):6.2f} {share:>6}")
 
 
 if __name__ == "__main__":

@@ -19,13 +19,10 @@ from __future__ import annotations
 
 import argparse
 import collections
-import math
 import statistics
 from pathlib import Path
 
-from recordset import kind, read, record_files, same_cards, team_of
-
-from belot.tournament import Z95
+from recordset import kind, lead, mean_interval, read, record_files, same_cards, stderr, team_of
 
 
 def main() -> None:
@@ -52,25 +49,22 @@ def main() -> None:
         for i, m in enumerate((a, b)):
             wins[i] += m.winner == team
         for x, ra, y, rb in same_cards(a, b):
-            lead_a = ra.points[team] - ra.points[1 - team]
-            lead_b = rb.points[team] - rb.points[1 - team]
-            diffs.append(lead_a - lead_b)
+            d = lead(ra, team) - lead(rb, team)
+            diffs.append(d)
             if x.actions != y.actions or x.pot != y.pot:
                 c = ra.contract
                 side = "passed" if c < 0 else "contract" if ra.declarer & 1 == team else "defence"
-                by_kind[(side, "-" if c < 0 else kind(c))].append(lead_a - lead_b)
+                by_kind[(side, "-" if c < 0 else kind(c))].append(d)
     if len(diffs) < 2:
         raise SystemExit(f"no deals in common between {args.a} and {args.b} (the same --seed?)")
-    mean = statistics.mean(diffs)
-    half = Z95 * statistics.stdev(diffs) / math.sqrt(len(diffs))
+    mean, low, high = mean_interval(diffs)
     changed = sum(len(v) for v in by_kind.values())
     print(f"{pairs} records in both, {len(diffs)} deals compared, {changed} played differently")
-    print(f"{args.bot}'s lead per deal, A - B: {mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}]")
+    print(f"{args.bot}'s lead per deal, A - B: {mean:+.3f} [{low:+.3f}, {high:+.3f}]")
     print(f"{args.bot}'s match wins: A {wins[0]}, B {wins[1]} (of {pairs})")
     print("on the deals played differently, A - B per deal:")
     for (side, k), v in sorted(by_kind.items()):
-        se = statistics.stdev(v) / math.sqrt(len(v)) if len(v) > 1 else 0.0
-        print(f"  {side:>8} {k:>4}: {len(v):5d} deals  {statistics.mean(v):+7.2f} +- {se:.2f} (standard error)")
+        print(f"  {side:>8} {k:>4}: {len(v):5d} deals  {statistics.mean(v):+7.2f} +- {stderr(v):.2f} (standard error)")
 
 
 if __name__ == "__main__":

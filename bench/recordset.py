@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import math
+import statistics
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -10,6 +12,7 @@ from typing import Any
 from belot import record
 from belot.contracts import AT, NT
 from belot.game import Deal, DealResult, Match
+from belot.tournament import Z95
 
 
 def kind(contract: int) -> str:
@@ -58,3 +61,19 @@ def same_cards(a: Match, b: Match) -> Iterator[tuple[Deal, DealResult, Deal, Dea
         if x.dealt != y.dealt or x.result is None or y.result is None:
             return
         yield x, x.result, y, y.result
+
+
+def lead(r: DealResult, team: int) -> int:
+    """``team``'s game points minus the other team's in one deal."""
+    return r.points[team] - r.points[1 - team]
+
+
+def stderr(values: list[int]) -> float:
+    """The standard error of the mean of ``values`` (0 for fewer than two)."""
+    return statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+
+
+def mean_interval(values: list[int]) -> tuple[float, float, float]:
+    """The mean of ``values`` and its 95% interval (normal approximation): (mean, low, high)."""
+    mean, half = statistics.mean(values), Z95 * stderr(values)
+    return mean, mean - half, mean + half
