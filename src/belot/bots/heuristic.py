@@ -441,11 +441,13 @@ class HeuristicBot:
         if declare is not None:
             return declare
         cards = [a for a in legal if a < BELOTE_BASE]
-        if len(cards) == 1:
-            return with_belote(view, cards[0])
-        k = Knowledge(view)
-        card = _lead(k, view, cards) if not view.trick else _follow(k, view, cards)
-        return with_belote(view, card)
+        return with_belote(view, cards[0] if len(cards) == 1 else choose_card(view, cards))
 
 
-__all__ = ["HeuristicBot", "choose_call", "contract_margins", "defence_strength", "Knowledge"]
+def choose_card(view: SeatView, cards: list[int]) -> int:
+    """The heuristic's card among ``cards`` (the seat's legal cards) in ``view``'s position."""
+    k = Knowledge(view)
+    return _lead(k, view, cards) if not view.trick else _follow(k, view, cards)
+
+
+__all__ = ["HeuristicBot", "choose_call", "choose_card", "contract_margins", "defence_strength", "Knowledge"]

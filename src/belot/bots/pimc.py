@@ -1,11 +1,13 @@
 """The ``pimc`` bot: perfect-information Monte Carlo over worlds consistent with its view.
 
-Card play: sample worlds of the hidden cards (`belot.bots.sampling`), solve each with the
-open-card solver (card points, last 10, NT doubling, belote and valat), turn every legal card's
-value (exact for every card, whole deals in trick 1 too) into the *deal score* of that world
-(made / hanging / inside and the kontra multiplier, with the declarations of the world, via
-`belot.scoring.score_deal`) and play the card with the best average of (own team's game points -
-the other team's); between equal averages, the one that takes the most points.  Bidding: deal
+Card play: sample worlds of the hidden cards (`belot.bots.sampling`: the hard facts of the view,
+and by preference worlds that fit the calls and in which the other team's cards are the ones a
+sensible player would have played, each misfit card keeping a world with chance ``play_eps``),
+solve each with the open-card solver (card points, last 10, NT doubling, belote and valat), turn
+every legal card's value (exact for every card, whole deals in trick 1 too) into the *deal score*
+of that world (made / hanging / inside and the kontra multiplier, with the declarations of the
+world, via `belot.scoring.score_deal`) and play the card with the best average of (own team's game
+points - the other team's); between equal averages, the one that takes the most points.  Bidding: deal
 whole hands that fit the auction so far (`sampling.sample_auction`: the others' five cards fit
 their calls, the three cards still to come at random), decide with null-window searches from the
 first lead whether each candidate contract is made in each deal (and by how much), and compare
@@ -68,7 +70,8 @@ class PimcBot:
     def __init__(self, seed: int | None = None, play_nodes: int = 1_500_000, min_worlds: int = 4,
                  max_worlds: int = 32, bid_nodes: int = 5_000_000, bid_worlds: int = 32,
                  min_bid_worlds: int = 12, bid_margin: float = 0.0, kontra_margin: float = 4.0,
-                 bid_penalty: float = 7.0, node_cap: int = 6_000_000, fit_budget: int = FIT_BUDGET) -> None:
+                 bid_penalty: float = 7.0, node_cap: int = 6_000_000, fit_budget: int = FIT_BUDGET,
+                 play_eps: float = 0.2) -> None:
         self.rng = random.Random(seed)
         self.solver = _shared_solver()
         self.play_nodes = play_nodes
@@ -82,6 +85,7 @@ class PimcBot:
         self.bid_penalty = bid_penalty
         self.node_cap = node_cap
         self.fit_budget = fit_budget
+        self.play_eps = play_eps
         self._decision_start = 0
 
     # -- the interface ---------------------------------------------------------------------------
@@ -126,6 +130,7 @@ class PimcBot:
         """
         k = Knowledge.from_view(view)
         k.fit_budget = self.fit_budget
+        k.play_eps = self.play_eps
         contract = view.contract
         t = TABLES[contract]
         mult = t.multiplier

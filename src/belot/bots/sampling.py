@@ -7,9 +7,10 @@ failures to trump or overtrump, R5.5 failures to beat; derived with the engine's
 `legal_cards`), the partners of announced belotes (R7.7) and the declaration kinds each seat
 announced (R7.5).  `sample` deals the unseen cards to the other seats (and, during the auction,
 the three cards still to come to every seat) so that every fact holds, choosing concrete
-declarations for the announced kinds.  The auction is a softer inference: in play, worlds in
-which a sensible player could have made each seat's calls (the model below) are preferred by
-rejection, never forced.
+declarations for the announced kinds.  The auction and the other team's card play are softer
+inferences: in play, worlds in which a sensible player could have made each seat's calls (the
+model below) and would have played each card the other team played (the `heuristic` bot's card
+play, `_plays_plausible`) are preferred by rejection, never forced.
 
 For bidding, `sample_auction` deals whole hands from the auction alone: the five cards each other
 seat bid on are drawn so that its calls fit a sensible player's bidding (the `heuristic` bot's hand
@@ -19,7 +20,7 @@ evaluation, leniently), then the three cards still to come are dealt at random (
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .. import declarations as decl
 from ..auction import KONTRA, PASS
@@ -27,7 +28,7 @@ from ..cards import cards_of, mask_of
 from ..contracts import TABLES
 from ..game import SeatView
 from ..play import legal_cards
-from .heuristic import KONTRA_THRESHOLD, contract_margins, defence_strength
+from .heuristic import KONTRA_THRESHOLD, choose_card, contract_margins, defence_strength
 
 # Draws the play sampler may reject for misfitting the auction, per decision (see `sample`).
 FIT_BUDGET = 400
@@ -73,6 +74,8 @@ class Knowledge:
     auction: bool = False
     calls: list[list[tuple[int, bool, int]]] = field(default_factory=lambda: [[], [], [], []])  # `_auction_checks`
     fit_budget: int = 0  # draws left in which the play sampler may reject worlds that misfit the calls
+    plays: list[PlayCheck] = field(default_factory=list)  # the opponents' card plays (`_plays_plausible`)
+    play_eps: float = 1.0  # chance of keeping a world for each play the model would not have made
 
     @classmethod
     def from_view(cls, view: SeatView) -> Knowledge:
@@ -92,11 +95,13 @@ class Knowledge:
         tricks = [(leader, cards) for leader, cards, _ in view.tricks]
         if view.trick:
             tricks.append((view.trick[0][0], tuple(c for _, c in view.trick)))
-        for leader, cards in tricks:
+        order: list[tuple[int, int, int, int, int, int]] = []  # (seat, card, trick index, position, led, win)
+        for ti, (leader, cards) in enumerate(tricks):
             led = win = ws = -1
             for k, c in enumerate(cards):
                 s = (leader + k) & 3
                 played_by[s] |= 1 << c
+                order.append((s, c, ti, k, led, win if led < 0 or (ws ^ s) & 1 else -2 - win))
                 if led >= 0:
                     pw = ws >= 0 and (ws ^ s) & 1 == 0
                     bit = 1 << c
@@ -116,7 +121,67 @@ class Knowledge:
         sizes[me] = 0
         unknown = ((1 << 32) - 1) & ~own & ~played
         return cls(me, view.contract, own, unknown, sizes, forbidden, required, played_by,
-                   [tuple(a) for a in view.announced], False, _auction_checks(view), FIT_BUDGET)
+                   [tuple(a) for a in view.announced], False, _auction_checks(view), FIT_BUDGET,
+                   _play_checks(view, order))
+
+
+@dataclass(frozen=True)
+class PlayCheck:
+    """One card an opponent played, with what it knew then: `_plays_plausible` asks whether a
+    sensible player (the `heuristic` bot's card play) holding a world's cards would have played it."""
+
+    seat: int
+    card: int
+    later: int  # the cards the seat played from this play on (its hand then: these and its cards now)
+    led: int  # suit led in the trick (-1: this play leads it)
+    win: int  # the card winning the trick before this play
+    partner_winning: bool
+    view: SeatView  # the seat's view before the play, its hand left empty
+
+
+def _play_checks(view: SeatView, order: list[tuple[int, int, int, int, int, int]]) -> list[PlayCheck]:
+    """The checks of the other team's card plays, from ``order`` (seat, card, trick, position, led
+    suit or -1, winning card, given as -2 - card when the seat's partner wins the trick)."""
+    out = []
+    tricks = [(leader, cards) for leader, cards, _ in view.tricks]
+    if view.trick:
+        tricks.append((view.trick[0][0], tuple(c for _, c in view.trick)))
+    seen = 0
+    for i, (s, c, ti, k, led, win) in enumerate(order):
+        seen |= 1 << c
+        if not (s ^ view.seat) & 1:
+            continue
+        later = 0
+        for s2, c2, *_ in order[i:]:
+            if s2 == s:
+                later |= 1 << c2
+        leader, cards = tricks[ti]
+        pw = win < -1
+        if pw:
+            win = -2 - win
+        before = seen & ~(1 << c)
+        v = replace(view, seat=s, hand=(), legal_actions=(), own_declarations=(), tricks=view.tricks[:ti],
+                    trick=tuple(((leader + j) & 3, cards[j]) for j in range(k)),
+                    belotes=tuple(b for b in view.belotes if before >> b[1] & 1))
+        out.append(PlayCheck(s, c, later, led, win, pw, v))
+    return out
+
+
+def _plays_plausible(k: Knowledge, hands: list[int], rng: random.Random) -> bool:
+    """Rejection test of a play-phase world against the opponents' card play: each play that a
+    sensible player (`heuristic.choose_card`) holding the world's cards would not have made keeps
+    the world with chance ``k.play_eps`` only.  Plays with one legal card say nothing."""
+    t = TABLES[k.contract]
+    for p in k.plays:
+        hand = hands[p.seat] | p.later
+        legal = legal_cards(hand, t, p.led, p.win, p.partner_winning)
+        if legal & (legal - 1) == 0:
+            continue
+        cards = cards_of(legal)
+        view = replace(p.view, hand=tuple(cards_of(hand)), legal_actions=tuple(cards))
+        if choose_card(view, cards) != p.card and rng.random() >= k.play_eps:
+            return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -232,7 +297,7 @@ def sample(k: Knowledge, rng: random.Random, tries: int = 200) -> World:
             continue
         dealt[k.seat] |= k.own
         world = World((dealt[0], dealt[1], dealt[2], dealt[3]), tuple(tuple(x) for x in ids))
-        if k.auction or k.fit_budget <= 0 or _calls_plausible(k, dealt, rng):
+        if k.auction or k.fit_budget <= 0 or (_calls_plausible(k, dealt, rng) and _plays_plausible(k, dealt, rng)):
             return world
         k.fit_budget -= 1
         fallback = fallback or world
