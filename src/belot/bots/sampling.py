@@ -30,7 +30,7 @@ from ..game import SeatView
 from ..play import legal_cards
 from .heuristic import KONTRA_THRESHOLD, choose_card, contract_margins, defence_strength
 
-# Draws the play sampler may reject for misfitting the auction, per decision (see `sample`).
+# Draws the play sampler may reject for misfitting the auction or the play, per decision (see `sample`).
 FIT_BUDGET = 400
 _SEQ_KINDS = {decl.TIERCE: (3,), decl.QUARTE: (4,), decl.QUINT: (5, 6, 7, 8)}
 
@@ -95,13 +95,13 @@ class Knowledge:
         tricks = [(leader, cards) for leader, cards, _ in view.tricks]
         if view.trick:
             tricks.append((view.trick[0][0], tuple(c for _, c in view.trick)))
-        order: list[tuple[int, int, int, int, int, int]] = []  # (seat, card, trick index, position, led, win)
+        order: list[tuple[int, int, int, int, int, int, bool]] = []  # `_play_checks`
         for ti, (leader, cards) in enumerate(tricks):
             led = win = ws = -1
             for k, c in enumerate(cards):
                 s = (leader + k) & 3
                 played_by[s] |= 1 << c
-                order.append((s, c, ti, k, led, win if led < 0 or (ws ^ s) & 1 else -2 - win))
+                order.append((s, c, ti, k, led, win, ws >= 0 and (ws ^ s) & 1 == 0))
                 if led >= 0:
                     pw = ws >= 0 and (ws ^ s) & 1 == 0
                     bit = 1 << c
@@ -139,15 +139,16 @@ class PlayCheck:
     view: SeatView  # the seat's view before the play, its hand left empty
 
 
-def _play_checks(view: SeatView, order: list[tuple[int, int, int, int, int, int]]) -> list[PlayCheck]:
-    """The checks of the other team's card plays, from ``order`` (seat, card, trick, position, led
-    suit or -1, winning card, given as -2 - card when the seat's partner wins the trick)."""
+def _play_checks(view: SeatView, order: list[tuple[int, int, int, int, int, int, bool]]) -> list[PlayCheck]:
+    """The checks of the other team's card plays (the own partner's are not judged), from ``order``,
+    every card played in turn: (seat, card, trick index, position in the trick, led suit or -1,
+    card winning the trick before it, whether the seat's partner played that card)."""
     out = []
     tricks = [(leader, cards) for leader, cards, _ in view.tricks]
     if view.trick:
         tricks.append((view.trick[0][0], tuple(c for _, c in view.trick)))
     seen = 0
-    for i, (s, c, ti, k, led, win) in enumerate(order):
+    for i, (s, c, ti, k, led, win, pw) in enumerate(order):
         seen |= 1 << c
         if not (s ^ view.seat) & 1:
             continue
@@ -156,9 +157,6 @@ def _play_checks(view: SeatView, order: list[tuple[int, int, int, int, int, int]
             if s2 == s:
                 later |= 1 << c2
         leader, cards = tricks[ti]
-        pw = win < -1
-        if pw:
-            win = -2 - win
         before = seen & ~(1 << c)
         v = replace(view, seat=s, hand=(), legal_actions=(), own_declarations=(), tricks=view.tricks[:ti],
                     trick=tuple(((leader + j) & 3, cards[j]) for j in range(k)),
@@ -279,12 +277,14 @@ def _calls_plausible(k: Knowledge, hands: list[int], rng: random.Random) -> bool
 
 def sample(k: Knowledge, rng: random.Random, tries: int = 200) -> World:
     """One world consistent with every hard fact of ``k``; in the play phase, worlds that fit the
-    auction (`_calls_plausible`) are preferred by rejection while ``k.fit_budget`` lasts.
+    auction (`_calls_plausible`) and the other team's card play (`_plays_plausible`) are preferred by
+    rejection while ``k.fit_budget`` lasts.
 
     In the play phase the world's hands are the cards each seat holds now (the own seat's hand
     included); in the auction they are the whole eight-card hands.  The budget counts rejected
-    draws over all the worlds of one `Knowledge` (one decision), so calls that fit no sensible
-    bidder (a random bot, a surprising human) cost a bounded time, after which any world is taken.
+    draws over all the worlds of one `Knowledge` (one decision), so calls or cards that fit no
+    sensible bidder or player (a random bot, a surprising human) cost a bounded time, after which
+    any world is taken.
     """
     fallback: World | None = None
     for _ in range(tries):
