@@ -95,15 +95,18 @@ class Knowledge:
         tricks = [(leader, cards) for leader, cards, _ in view.tricks]
         if view.trick:
             tricks.append((view.trick[0][0], tuple(c for _, c in view.trick)))
-        order: list[tuple[int, int, int, int, int, int, bool]] = []  # `_play_checks`
+        judged: list[tuple[int, int, int, int, int, int, bool, int, int]] = []  # `_play_checks`
+        seen = 0
         for ti, (leader, cards) in enumerate(tricks):
             led = win = ws = -1
             for k, c in enumerate(cards):
                 s = (leader + k) & 3
+                pw = ws >= 0 and (ws ^ s) & 1 == 0
+                if (s ^ me) & 1:
+                    judged.append((s, c, ti, k, led, win, pw, seen, played_by[s]))
+                seen |= 1 << c
                 played_by[s] |= 1 << c
-                order.append((s, c, ti, k, led, win, ws >= 0 and (ws ^ s) & 1 == 0))
                 if led >= 0:
-                    pw = ws >= 0 and (ws ^ s) & 1 == 0
                     bit = 1 << c
                     for x in range(32):
                         if x != c and not legal_cards(bit | 1 << x, t, led, win, pw) >> c & 1:
@@ -122,7 +125,7 @@ class Knowledge:
         unknown = ((1 << 32) - 1) & ~own & ~played
         return cls(me, view.contract, own, unknown, sizes, forbidden, required, played_by,
                    [tuple(a) for a in view.announced], False, _auction_checks(view), FIT_BUDGET,
-                   _play_checks(view, order))
+                   _play_checks(view, tricks, judged, played_by))
 
 
 @dataclass(frozen=True)
@@ -139,29 +142,21 @@ class PlayCheck:
     view: SeatView  # the seat's view before the play, its hand left empty
 
 
-def _play_checks(view: SeatView, order: list[tuple[int, int, int, int, int, int, bool]]) -> list[PlayCheck]:
-    """The checks of the other team's card plays (the own partner's are not judged), from ``order``,
-    every card played in turn: (seat, card, trick index, position in the trick, led suit or -1,
-    card winning the trick before it, whether the seat's partner played that card)."""
+def _play_checks(view: SeatView, tricks: list[tuple[int, tuple[int, ...]]],
+                 judged: list[tuple[int, int, int, int, int, int, bool, int, int]],
+                 played_by: list[int]) -> list[PlayCheck]:
+    """The checks of the other team's card plays (the own partner's are not judged): ``judged`` holds
+    each in turn as (seat, card, trick index, position in the trick, led suit or -1, card winning
+    the trick before it, whether the seat's partner played that card, the cards played before it,
+    the cards the seat played before it); ``tricks`` are (leader, cards) and ``played_by`` each
+    seat's cards played in all."""
     out = []
-    tricks = [(leader, cards) for leader, cards, _ in view.tricks]
-    if view.trick:
-        tricks.append((view.trick[0][0], tuple(c for _, c in view.trick)))
-    seen = 0
-    for i, (s, c, ti, k, led, win, pw) in enumerate(order):
-        seen |= 1 << c
-        if not (s ^ view.seat) & 1:
-            continue
-        later = 0
-        for s2, c2, *_ in order[i:]:
-            if s2 == s:
-                later |= 1 << c2
+    for s, c, ti, k, led, win, pw, before, own_before in judged:
         leader, cards = tricks[ti]
-        before = seen & ~(1 << c)
         v = replace(view, seat=s, hand=(), legal_actions=(), own_declarations=(), tricks=view.tricks[:ti],
                     trick=tuple(((leader + j) & 3, cards[j]) for j in range(k)),
                     belotes=tuple(b for b in view.belotes if before >> b[1] & 1))
-        out.append(PlayCheck(s, c, later, led, win, pw, v))
+        out.append(PlayCheck(s, c, played_by[s] & ~own_before, led, win, pw, v))
     return out
 
 
