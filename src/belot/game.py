@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from . import declarations as decl
 from .auction import BID_BASE, CALL_NAMES, KONTRA, NUM_CALLS, PASS, REKONTRA, Auction
-from .cards import _SUIT_CARDS, CARD_NAMES, FULL_DECK, NUM_CARDS, QUEEN, SUIT_MASKS, cards_of
+from .cards import _SUIT_CARDS, CARD_NAMES, FULL_DECK, KING, NUM_CARDS, QUEEN, SUIT_MASKS, cards_of
 from .contracts import AT, CONTRACT_NAMES, LAST_TRICK_BONUS, NO_CONTRACT, NT, TABLES, VALAT_BONUS, Rules
 from .errors import RuleError
 from .play import explain_illegal, legal_cards
@@ -215,44 +215,54 @@ class Deal:
                 legal = self._legal_cards()
             sc = _SUIT_CARDS
             out = [*sc[0][legal & 0xFF], *sc[1][legal >> 8 & 0xFF], *sc[2][legal >> 16 & 0xFF], *sc[3][legal >> 24]]
-            contract = self.table.contract
-            if contract == NT:
+            if self.table.contract == NT:
                 return out
-            seat = self.to_move
-            hand = self.hands[seat]
-            if contract == AT:
-                for s in range(4):
-                    kq = _KQ[s]
-                    if hand & kq == kq and (self.led < 0 or self.led == s):
-                        out.extend(BELOTE_BASE + c for c in cards_of(legal & kq))
-            else:
-                kq = _KQ[contract]
-                if hand & kq == kq:
-                    out.extend(BELOTE_BASE + c for c in cards_of(legal & kq))
+            belote = self._belote_cards(legal)
+            if belote:
+                out.extend(BELOTE_BASE + c for c in cards_of(belote))
             if not self.trick_winners:
-                out.extend(DECLARE_BASE + i for i in decl.declarable(hand, self.declared[seat]))
+                out.extend(DECLARE_BASE + i for i in self._declarable())
             return out
         if phase == AUCTION:
-            return list(_CALL_ACTIONS[self.auction.legal_mask()])
+            return list(_CALL_ACTIONS[self._call_mask()])
         return []
 
-    def apply(self, action: int) -> None:
-        """Apply one action of the player to move; raise RuleError (naming the rule) if illegal."""
-        if self.phase == PLAY:
+    def is_legal(self, action: object) -> bool:
+        """Whether ``action`` is in `legal_actions()`, by the same computation, without building it."""
+        if type(action) is not int:
+            return False
+        phase = self.phase
+        if phase == PLAY:
+            legal = self._legal
+            if legal < 0:
+                legal = self._legal_cards()
             if 0 <= action < BELOTE_BASE:
-                self._play(action, False)
-            elif BELOTE_BASE <= action < CALL_BASE:
-                self._play(action - BELOTE_BASE, True)
-            elif DECLARE_BASE <= action < NUM_ACTIONS:
-                self._declare(action - DECLARE_BASE)
-            else:
-                raise RuleError(f"{_describe(action)} is not legal: the auction is over", "R3.6")
-        elif self.phase == AUCTION:
-            if not CALL_BASE <= action < DECLARE_BASE:
-                raise RuleError(f"{_describe(action)} is not legal: the auction is not over", "R3.1")
+                return bool(legal >> action & 1)
+            if action < CALL_BASE:
+                return action >= 0 and bool(self._belote_cards(legal) >> (action - BELOTE_BASE) & 1)
+            if DECLARE_BASE <= action < NUM_ACTIONS:
+                return not self.trick_winners and action - DECLARE_BASE in self._declarable()
+            return False
+        if phase == AUCTION:
+            return CALL_BASE <= action < DECLARE_BASE and bool(self._call_mask() >> (action - CALL_BASE) & 1)
+        return False
+
+    def apply(self, action: int) -> None:
+        """Apply one action of the player to move.
+
+        An action is accepted only if it is in the legal set this state computes (`is_legal`);
+        anything else raises RuleError with the reason and the rule that forbids it.
+        """
+        if not self.is_legal(action):
+            raise self._refusal(action)
+        if action < BELOTE_BASE:
+            self._play(action, False)
+        elif action < CALL_BASE:
+            self._play(action - BELOTE_BASE, True)
+        elif action < DECLARE_BASE:
             self._call(action - CALL_BASE)
         else:
-            raise RuleError(f"{_describe(action)} is not legal: the deal is over", "R5.1")
+            self._declare(action - DECLARE_BASE)
 
     def clone(self) -> Deal:
         d = Deal.__new__(Deal)
@@ -279,16 +289,77 @@ class Deal:
             )
         return self._legal
 
+    def _belote_cards(self, legal: int) -> int:
+        """R7.7: the legal cards that may be played with belote: the king or the queen of trumps
+        (any suit in AT, when it is led or leads) while the seat holds both, unplayed."""
+        contract = self.table.contract
+        if contract == NT:
+            return 0
+        hand = self.hands[self.to_move]
+        if contract != AT:
+            kq = _KQ[contract]
+            return legal & kq if hand & kq == kq else 0
+        out = 0
+        for s in range(4):
+            kq = _KQ[s]
+            if hand & kq == kq and (self.led < 0 or self.led == s):
+                out |= legal & kq
+        return out
+
+    def _declarable(self) -> list[int]:
+        """R7.1-R7.5: declarations the seat to move may announce now (its turn in trick 1)."""
+        if self.table.contract == NT or self.trick_winners:
+            return []
+        seat = self.to_move
+        return decl.declarable(self.hands[seat], self.declared[seat])
+
+    def _call_mask(self) -> int:
+        """R3.1-R3.4: the calls the seat to move may make (9 bits).  A record of a deal that holds
+        only the first five cards of each hand (R2.3) can only end with all four passing."""
+        a = self.auction
+        mask = a.legal_mask()
+        if len(self.dealt[0]) < 8 and a.contract != NO_CONTRACT and a.passes == 2:
+            mask &= ~(1 << PASS)
+        return mask
+
+    def _refusal(self, action: object) -> RuleError:
+        """Why ``action`` is not legal now, naming the rule (only called for refused actions)."""
+        what = _describe(action)
+        if type(action) is not int or not 0 <= action < NUM_ACTIONS:
+            return RuleError(f"{what} is not an action", "R1.1")
+        phase = self.phase
+        if phase == OVER:
+            return RuleError(f"{what} is not legal: the deal is over", "R5.1")
+        if phase == AUCTION:
+            if not CALL_BASE <= action < DECLARE_BASE:
+                return RuleError(f"{what} is not legal: the auction is not over", "R3.1")
+            call = action - CALL_BASE
+            if self.auction.legal_mask() >> call & 1:
+                return RuleError(
+                    f"{what} is not possible: a contract would be played but the record "
+                    "holds only the first five cards of each hand", "R2.3")
+            return RuleError(*self.auction.explain(call))
+        if CALL_BASE <= action < DECLARE_BASE:
+            return RuleError(f"{what} is not legal: the auction is over", "R3.6")
+        seat = self.to_move
+        hand = self.hands[seat]
+        if action >= DECLARE_BASE:
+            i = action - DECLARE_BASE
+            if self.table.contract == NT:
+                return RuleError("no declarations in no trumps", "R7.1")
+            if self.trick_winners:
+                return RuleError("declarations are made in trick 1 only", "R7.5")
+            rule = "R7.4" if decl.DECLARATIONS[i].mask & ~hand == 0 else "R7.2"
+            return RuleError(_explain_declaration(i, hand, self.declared[seat]), rule)
+        card = action & 31
+        if not self._legal_cards() >> card & 1:
+            partner = self.win_seat >= 0 and (self.win_seat ^ seat) & 1 == 0
+            return RuleError(*explain_illegal(card, hand, self.table, self.led, self.win_card, partner))
+        return RuleError(_explain_belote(card, hand, self.table.contract, self.led), "R7.7")
+
     def _call(self, call: int) -> None:
         a = self.auction
         seat = a.to_call
-        if len(self.dealt[0]) < 8:
-            trial = a.copy()
-            trial.apply(call)
-            if trial.done and trial.contract != NO_CONTRACT:
-                raise RuleError(
-                    f"{CALL_NAMES[call]} is not possible: a contract would be played but the record "
-                    "holds only the first five cards of each hand", "R2.3")
         a.apply(call)
         self.actions.append(CALL_BASE + call)
         self.actors.append(seat)
@@ -305,27 +376,13 @@ class Deal:
 
     def _declare(self, i: int) -> None:
         seat = self.to_move
-        if self.table.contract == NT:
-            raise RuleError("no declarations in no trumps", "R7.1")
-        if self.trick_winners:
-            raise RuleError("declarations are made in trick 1 only", "R7.5")
-        hand = self.hands[seat]
-        if i not in decl.declarable(hand, self.declared[seat]):
-            raise RuleError(_explain_declaration(i, hand, self.declared[seat]), "R7.4" if decl.DECLARATIONS[i].mask & ~hand == 0 else "R7.2")
         self.declared[seat].append(i)
         self.actions.append(DECLARE_BASE + i)
         self.actors.append(seat)
 
     def _play(self, card: int, belote: bool) -> None:
         seat = self.to_move
-        legal = self._legal
-        if legal < 0:
-            legal = self._legal_cards()
-        if not (legal >> card) & 1:
-            partner = self.win_seat >= 0 and (self.win_seat ^ seat) & 1 == 0
-            raise RuleError(*explain_illegal(card, self.hands[seat], self.table, self.led, self.win_card, partner))
         if belote:
-            self._check_belote(seat, card)
             self.belotes.append((seat, card))
             self.actions.append(BELOTE_BASE + card)
         else:
@@ -370,22 +427,6 @@ class Deal:
         self.to_move = self.leader = winner  # R5.1
         if last:
             self._finish()
-
-    def _check_belote(self, seat: int, card: int) -> None:
-        """R7.7: first of K+Q held together, trump suit (any suit in AT), led/followed/trumped."""
-        contract = self.table.contract
-        suit = card >> 3
-        name = CARD_NAMES[card]
-        if contract == NT:
-            raise RuleError(f"no belote with {name}: there is no belote in no trumps", "R7.7")
-        if card & 7 < QUEEN:
-            raise RuleError(f"no belote with {name}: belote is the king and queen of one suit", "R7.7")
-        if contract != AT and suit != contract:
-            raise RuleError(f"no belote with {name}: belote is the king and queen of trumps", "R7.7")
-        if self.hands[seat] & _KQ[suit] != _KQ[suit]:
-            raise RuleError(f"no belote with {name}: the player does not hold both king and queen of it, unplayed", "R7.7")
-        if contract == AT and self.led >= 0 and self.led != suit:
-            raise RuleError(f"no belote with {name}: it is discarded on another suit", "R7.7")
 
     def _finish_redeal(self) -> None:
         self.phase = OVER
@@ -617,6 +658,23 @@ def _check_hands(hands: tuple[tuple[int, ...], ...]) -> list[int]:
     if len(hands[0]) == 8 and seen != FULL_DECK:
         raise RuleError("the hands do not hold the 32 cards", "R1.1")
     return masks
+
+
+def _explain_belote(card: int, hand: int, contract: int, led: int) -> str:
+    """Why belote may not be announced with ``card`` (R7.7), for a card that is legal to play."""
+    name = CARD_NAMES[card]
+    suit = card >> 3
+    if contract == NT:
+        return f"no belote with {name}: there is no belote in no trumps"
+    if card & 7 not in (QUEEN, KING):
+        return f"no belote with {name}: belote is the king and queen of one suit"
+    if contract != AT and suit != contract:
+        return f"no belote with {name}: belote is the king and queen of trumps"
+    if hand & _KQ[suit] != _KQ[suit]:
+        return f"no belote with {name}: the player does not hold both king and queen of it, unplayed"
+    if led >= 0 and led != suit:
+        return f"no belote with {name}: it is discarded on another suit"
+    return f"no belote with {name}"
 
 
 def _explain_declaration(i: int, hand: int, announced: list[int]) -> str:
