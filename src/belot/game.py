@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from . import declarations as decl
 from .auction import BID_BASE, CALL_NAMES, KONTRA, NUM_CALLS, PASS, REKONTRA, Auction
 from .cards import _SUIT_CARDS, CARD_NAMES, FULL_DECK, KING, NUM_CARDS, QUEEN, SUIT_MASKS, cards_of
-from .contracts import AT, CONTRACT_NAMES, LAST_TRICK_BONUS, NO_CONTRACT, NT, TABLES, VALAT_BONUS, Rules
+from .contracts import AT, NO_CONTRACT, NT, TABLES, Rules
 from .errors import RuleError
 from .play import explain_illegal, legal_cards
-from .scoring import REDEAL, score_deal
+from .scoring import BELOTE_POINTS, REDEAL, DealResult, deal_result, redeal_result, trick_points
 
 CARD_BASE = 0
 BELOTE_BASE = 32
@@ -38,7 +38,6 @@ CHANCE = -1  # a new deal is waiting for its cards
 TERMINAL = -4
 
 AUCTION, PLAY, OVER = "auction", "play", "over"
-BELOTE_POINTS = 20  # R7.7
 
 _CALL_ACTIONS: tuple[tuple[int, ...], ...] = tuple(
     tuple(CALL_BASE + c for c in range(NUM_CALLS) if m >> c & 1) for m in range(1 << NUM_CALLS)
@@ -72,43 +71,6 @@ def deal_hands(rng: random.Random, dealer: int) -> list[list[int]]:
             hands[seat].extend(deck[pos : pos + size])
             pos += size
     return hands
-
-
-@dataclass(frozen=True, slots=True)
-class DealResult:
-    """What a finished deal gave (RECORD_FORMAT.md results); teams are 0 (seats 0, 2) and 1."""
-
-    contract: int  # -1 when all four passed
-    declarer: int
-    multiplier: int
-    tricks: tuple[int, ...]  # seat that won each trick
-    card_points: tuple[int, int]
-    declarations: tuple[int, int]
-    belote: tuple[int, int]
-    valat: int | None
-    totals: tuple[int, int]
-    outcome: str
-    points: tuple[int, int]
-    pot: int
-    declared: tuple[tuple[int, ...], ...] = ()  # declaration ids announced, by seat (shown after the deal)
-
-    def to_json(self) -> dict[str, object]:
-        if self.outcome == REDEAL:
-            return {"contract": None, "outcome": REDEAL, "points": [0, 0], "pot": self.pot}
-        return {
-            "contract": CONTRACT_NAMES[self.contract] if self.contract >= 0 else None,
-            "declarer": self.declarer if self.contract >= 0 else None,
-            "multiplier": self.multiplier,
-            "tricks": list(self.tricks),
-            "card_points": list(self.card_points),
-            "declarations": list(self.declarations),
-            "belote": list(self.belote),
-            "valat": self.valat,
-            "totals": list(self.totals),
-            "outcome": self.outcome,
-            "points": list(self.points),
-            "pot": self.pot,
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -412,15 +374,11 @@ class Deal:
         if n < 4:
             self.to_move = (seat + 1) & 3
             return
-        pts = t.points
         winner = self.win_seat
-        gained = pts[trick[0]] + pts[trick[1]] + pts[trick[2]] + pts[trick[3]]
         winners = self.trick_winners
         winners.append(winner)
         last = len(winners) == 8
-        if last:
-            gained += LAST_TRICK_BONUS  # R6.2
-        self.team_points[winner & 1] += gained
+        self.team_points[winner & 1] += trick_points(t, trick, last)
         self.trick = []
         self.trick_seats = []
         self.led = self.win_card = self.win_seat = -1
@@ -431,42 +389,15 @@ class Deal:
     def _finish_redeal(self) -> None:
         self.phase = OVER
         self.to_move = -1
-        self.result = DealResult(
-            contract=NO_CONTRACT, declarer=-1, multiplier=1, tricks=(), card_points=(0, 0),
-            declarations=(0, 0), belote=(0, 0), valat=None, totals=(0, 0), outcome=REDEAL,
-            points=(0, 0), pot=self.pot,
-        )
+        self.result = redeal_result(self.pot)
 
     def _finish(self) -> None:
-        t = self.table
-        contract = t.contract
-        mult = t.multiplier
-        card_points = (self.team_points[0] * mult, self.team_points[1] * mult)  # R6.3
-        if contract == NT:
-            declared = (0, 0)
-        else:
-            d = self.declared
-            c0, c1 = decl.contest((d[0] + d[2], d[1] + d[3]))  # R7.6
-            declared = (c0, c1)
-        belote = [0, 0]
-        for seat, _ in self.belotes:
-            belote[seat & 1] += BELOTE_POINTS
-        teams = [w & 1 for w in self.trick_winners]
-        valat = 0 if sum(teams) == 0 else 1 if sum(teams) == 8 else None  # R8
-        totals = [card_points[k] + declared[k] + belote[k] for k in (0, 1)]
-        if valat is not None:
-            totals[valat] += VALAT_BONUS
         a = self.auction
-        s = score_deal(contract, a.declarer & 1, (totals[0], totals[1]), a.multiplier, self.pot)
         self.phase = OVER
         self.to_move = -1
-        self.result = DealResult(
-            contract=contract, declarer=a.declarer, multiplier=a.multiplier,
-            tricks=tuple(self.trick_winners), card_points=card_points,
-            declarations=(declared[0], declared[1]), belote=(belote[0], belote[1]), valat=valat,
-            totals=(totals[0], totals[1]), outcome=s.outcome, points=s.points, pot=s.pot,
-            declared=tuple(tuple(x) for x in self.declared),
-        )
+        self.result = deal_result(
+            a.contract, a.declarer, a.multiplier, self.pot, (self.team_points[0], self.team_points[1]),
+            self.declared, [seat for seat, _ in self.belotes], tuple(self.trick_winners))
 
     # -- views ---------------------------------------------------------------------------------
 
@@ -692,6 +623,6 @@ def _explain_declaration(i: int, hand: int, announced: list[int]) -> str:
 
 __all__ = [
     "AUCTION", "BELOTE_BASE", "CALL_BASE", "CARD_BASE", "CHANCE", "DECLARE_BASE", "NUM_ACTIONS",
-    "OVER", "PLAY", "TERMINAL", "Deal", "DealResult", "Match", "SeatView", "action_name", "deal_hands",
+    "OVER", "PLAY", "TERMINAL", "BELOTE_POINTS", "Deal", "DealResult", "Match", "SeatView", "action_name", "deal_hands",
     "KONTRA", "REKONTRA", "PASS", "BID_BASE", "SUIT_MASKS",
 ]

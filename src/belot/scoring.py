@@ -1,4 +1,8 @@
-"""Scoring a deal (R9-R11): outcome, rounding to game points, kontra and the hanging pot.
+"""Scoring a deal (R6, R8-R11): the one place a deal's facts become its result.
+
+`trick_points` is a trick's card points (R6), `deal_result` turns the public facts of a finished
+deal (card points, tricks, declarations, belotes, contract, multiplier, pot) into its `DealResult`;
+`Deal`, the bots' search and the observation encoder all score through them.
 
 >>> score_deal(2, 0, (96, 66), 1, 0).points   # RULES.md example 1: hearts, 96-66, made
 (9, 7)
@@ -6,11 +10,139 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .contracts import AT, NT
+from . import declarations as decl
+from .contracts import (
+    AT,
+    CONTRACT_NAMES,
+    LAST_TRICK_BONUS,
+    NO_CONTRACT,
+    NT,
+    TABLES,
+    VALAT_BONUS,
+    ContractTable,
+)
 
 MADE, HANGING, INSIDE, REDEAL = "made", "hanging", "inside", "redeal"
+BELOTE_POINTS = 20  # R7.7
+
+
+def trick_points(t: ContractTable, cards: Sequence[int], last: bool) -> int:
+    """Raw card points of a trick (R6.1), with the last trick's 10 (R6.2); not doubled in NT.
+
+    >>> trick_points(TABLES[NT], [7, 15, 23, 31], last=True)   # the four aces, last trick
+    54
+    """
+    pts = t.points
+    return sum(pts[c] for c in cards) + (LAST_TRICK_BONUS if last else 0)
+
+
+def valat_team(trick_winners: Sequence[int]) -> int | None:
+    """R8: the team (0 or 1) that took all eight tricks, else None.
+
+    >>> valat_team([0, 2, 2, 0, 0, 2, 0, 0]), valat_team([0, 1, 2, 0, 0, 2, 0, 0])
+    (0, None)
+    """
+    if len(trick_winners) != 8:
+        return None
+    teams = sum(w & 1 for w in trick_winners)
+    return 1 if teams == 8 else 0 if teams == 0 else None
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """What a finished deal gave (RECORD_FORMAT.md results); teams are 0 (seats 0, 2) and 1."""
+
+    contract: int  # -1 when all four passed
+    declarer: int
+    multiplier: int
+    tricks: tuple[int, ...]  # seat that won each trick
+    card_points: tuple[int, int]
+    declarations: tuple[int, int]
+    belote: tuple[int, int]
+    valat: int | None
+    totals: tuple[int, int]
+    outcome: str
+    points: tuple[int, int]
+    pot: int
+    declared: tuple[tuple[int, ...], ...] = ()  # declaration ids announced, by seat (shown after the deal)
+
+    def to_json(self) -> dict[str, object]:
+        if self.outcome == REDEAL:
+            return {"contract": None, "outcome": REDEAL, "points": [0, 0], "pot": self.pot}
+        return {
+            "contract": CONTRACT_NAMES[self.contract] if self.contract >= 0 else None,
+            "declarer": self.declarer if self.contract >= 0 else None,
+            "multiplier": self.multiplier,
+            "tricks": list(self.tricks),
+            "card_points": list(self.card_points),
+            "declarations": list(self.declarations),
+            "belote": list(self.belote),
+            "valat": self.valat,
+            "totals": list(self.totals),
+            "outcome": self.outcome,
+            "points": list(self.points),
+            "pot": self.pot,
+        }
+
+
+def redeal_result(pot: int) -> DealResult:
+    """R3.6: all four passed; nothing is scored and the pot stays."""
+    return DealResult(
+        contract=NO_CONTRACT, declarer=-1, multiplier=1, tricks=(), card_points=(0, 0),
+        declarations=(0, 0), belote=(0, 0), valat=None, totals=(0, 0), outcome=REDEAL,
+        points=(0, 0), pot=pot,
+    )
+
+
+def deal_result(
+    contract: int,
+    declarer: int,
+    multiplier: int,
+    pot: int,
+    card_points: tuple[int, int],
+    declared: Sequence[Sequence[int]],
+    belotes: Sequence[int],
+    tricks: Sequence[int] = (),
+    valat: int | None = None,
+) -> DealResult:
+    """The result of a played deal from its public facts (R9.1, then `score_deal`).
+
+    ``card_points`` are each team's raw card points with the last trick's 10 (R6.1-R6.2), doubled
+    here in NT (R6.3); ``declared`` the declaration ids announced by each seat, contested here
+    (R7.6; none count in NT, R7.1); ``belotes`` the seat of each belote announced (R7.7);
+    ``tricks`` the seat that won each trick, which decides the valat (R8) when all eight are
+    given; a search that knows only that one team takes every trick left passes ``valat``.
+
+    >>> r = deal_result(2, 0, 1, 0, (86, 76), [[], [], [], []], [0], tricks=[0, 1] * 4)
+    >>> r.totals, r.outcome, r.points   # hearts: 86 + belote 20 against 76
+    ((106, 76), 'made', (10, 8))
+    """
+    mult = TABLES[contract].multiplier
+    cards = (card_points[0] * mult, card_points[1] * mult)  # R6.3
+    if contract == NT:
+        decls = (0, 0)
+    else:
+        c0, c1 = decl.contest((
+            [*declared[0], *declared[2]], [*declared[1], *declared[3]]))  # R7.6
+        decls = (c0, c1)
+    belote = [0, 0]
+    for seat in belotes:
+        belote[seat & 1] += BELOTE_POINTS
+    if valat is None:
+        valat = valat_team(tricks)
+    totals = [cards[k] + decls[k] + belote[k] for k in (0, 1)]
+    if valat is not None:
+        totals[valat] += VALAT_BONUS  # R8, not doubled in NT
+    s = score_deal(contract, declarer & 1, (totals[0], totals[1]), multiplier, pot)
+    return DealResult(
+        contract=contract, declarer=declarer, multiplier=multiplier, tricks=tuple(tricks),
+        card_points=cards, declarations=decls, belote=(belote[0], belote[1]), valat=valat,
+        totals=(totals[0], totals[1]), outcome=s.outcome, points=s.points, pot=s.pot,
+        declared=tuple(tuple(x) for x in declared),
+    )
 
 
 def round_points(x: int, contract: int, more: bool) -> int:

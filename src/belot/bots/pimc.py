@@ -24,10 +24,10 @@ import random
 
 from .. import declarations as decl
 from ..auction import BID_BASE, KONTRA, PASS, REKONTRA
-from ..cards import QUEEN, SUIT_MASKS, mask_of
-from ..contracts import AT, LAST_TRICK_BONUS, NT, TABLES, VALAT_BONUS
-from ..game import BELOTE_BASE, BELOTE_POINTS, CALL_BASE, DECLARE_BASE, SeatView
-from ..scoring import score_deal
+from ..cards import FULL_DECK, QUEEN, SUIT_MASKS, cards_of, mask_of
+from ..contracts import AT, NT, TABLES, VALAT_BONUS
+from ..game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, SeatView
+from ..scoring import BELOTE_POINTS, deal_result, score_deal, trick_points
 from ..solver import DEAL_POINTS, Position, Solver
 from .random_bot import announce_first, with_belote
 from .sampling import FIT_BUDGET, Knowledge, World, sample, sample_auction
@@ -35,17 +35,12 @@ from .sampling import FIT_BUDGET, Knowledge, World, sample, sample_auction
 _KQ = tuple(0b11 << (8 * s + QUEEN) for s in range(4))
 
 
-def _future_belote(contract: int, hands: tuple[int, ...]) -> tuple[int, int]:
-    """Belote points still to come per team in a world: K+Q unplayed in one hand (R7.7)."""
-    out = [0, 0]
+def _future_belote(contract: int, hands: tuple[int, ...]) -> list[int]:
+    """The seats with a belote still to come in a world: K+Q of trumps unplayed in one hand (R7.7)."""
     if contract == NT:
-        return 0, 0
+        return []
     suits = range(4) if contract == AT else (contract,)
-    for s in suits:
-        for seat in range(4):
-            if hands[seat] & _KQ[s] == _KQ[s]:
-                out[seat & 1] += BELOTE_POINTS
-    return out[0], out[1]
+    return [seat for s in suits for seat in range(4) if hands[seat] & _KQ[s] == _KQ[s]]
 
 
 _SOLVER: Solver | None = None
@@ -136,19 +131,17 @@ class PimcBot:
         mult = t.multiplier
         team = view.seat & 1
         sign = 1 if team == 0 else -1
-        bteam = view.declarer & 1
-        # points already decided (R9.1), per team
-        past = [0, 0]
+        past = [0, 0]  # raw card points of the closed tricks, per team (R6.1)
+        closed = 0
         for _, tc, winner in view.tricks:
-            past[winner & 1] += sum(t.points[c] for c in tc) * mult
-        for s, _ in view.belotes:
-            past[s & 1] += BELOTE_POINTS
+            past[winner & 1] += trick_points(t, tc, last=False)
+            closed |= mask_of(tc)
         trick_winners = tuple(w for _, _, w in view.tricks)
-        remaining = 0
-        for c in range(32):
-            if not view.played >> c & 1 or any(c == x for _, x in view.trick):
-                remaining += t.points[c] * mult
-        remaining += LAST_TRICK_BONUS * mult
+        valat_team = trick_winners[0] & 1 if trick_winners else -1
+        if any((w ^ valat_team) & 1 for w in trick_winners):
+            valat_team = None  # R8: both teams have a trick, no valat is left
+        remaining = trick_points(t, cards_of(FULL_DECK & ~closed), last=True) * mult
+        belotes = [s for s, _ in view.belotes]
         sums = {c: 0.0 for c in cards}
         raw = {c: 0.0 for c in cards}
         worlds = 0
@@ -162,19 +155,27 @@ class PimcBot:
             diffs = self.solver.card_diffs(pos, DEAL_POINTS)
             if not diffs:
                 break
-            dpts = self._declaration_points(view, w)
-            fb = _future_belote(contract, w.hands)
+            declared = self._declarations(view, w)
+            to_come = _future_belote(contract, w.hands)
+            fb = [0, 0]
+            for seat in to_come:
+                fb[seat & 1] += BELOTE_POINTS
             for c in cards:
+                # The solver's value d is team 0's future points minus team 1's: the card points
+                # left (doubled in NT), the belotes to come and the valat bonus (R8).  Without a
+                # valat a team's lead is at most the points left plus its belotes less the other's
+                # (the other team may take a trick of no points), so a larger lead is a valat.
                 d = diffs[c]
-                # the future's total: remaining card points, belote to come, valat if the diff shows it
-                fsum = remaining + fb[0] + fb[1]
-                if abs(d) > remaining + fb[0] + fb[1]:
-                    fsum += VALAT_BONUS
-                f0 = (fsum + d) // 2
-                f1 = fsum - f0
-                totals = (past[0] + dpts[0] + f0, past[1] + dpts[1] + f1)
-                sc = score_deal(contract, bteam, totals, view.multiplier, view.pot)
-                sums[c] += sc.points[team] - sc.points[1 - team]
+                lead, x = (d, 0) if d >= 0 else (-d, 1)
+                valat = x if valat_team in (x, -1) and lead > remaining + fb[x] - fb[1 - x] else None
+                bonus = VALAT_BONUS if valat is not None else 0
+                f0 = (remaining + fb[0] + fb[1] + bonus + d) // 2
+                future0 = f0 - fb[0] - (bonus if valat == 0 else 0)  # team 0's card points to come
+                future = (future0 // mult, (remaining - future0) // mult)
+                r = deal_result(contract, view.declarer, view.multiplier, view.pot,
+                                (past[0] + future[0], past[1] + future[1]), declared,
+                                belotes + to_come, valat=valat)
+                sums[c] += r.points[team] - r.points[1 - team]
                 raw[c] += sign * d
             worlds += 1
         self.solver.limit(None)
@@ -182,19 +183,17 @@ class PimcBot:
             return {}, {}
         return {c: v / worlds for c, v in sums.items()}, {c: v / worlds for c, v in raw.items()}
 
-    def _declaration_points(self, view: SeatView, w: World) -> tuple[int, int]:
-        if view.contract == NT:
-            return 0, 0
+    def _declarations(self, view: SeatView, w: World) -> list[list[int]]:
+        """The declaration ids each seat announces in world ``w`` (contested by `deal_result`)."""
         ids: list[list[int]] = [list(x) for x in w.declarations]
         ids[view.seat] = list(view.own_declarations)
-        if not view.tricks:
+        if not view.tricks and view.contract != NT:
             # trick 1: the seats still to play will announce their best declarations (R7.5)
             seen = {s for s, _ in view.trick}
             for s in range(4):
                 if s != view.seat and s not in seen:
                     ids[s] = decl.best_declarations(w.hands[s])
-        pts = decl.contest((ids[0] + ids[2], ids[1] + ids[3]))
-        return pts[0], pts[1]
+        return ids
 
     # -- bidding -----------------------------------------------------------------------------------
 
@@ -227,8 +226,7 @@ class PimcBot:
         """
         t = TABLES[contract]
         dp = [0, 0] if contract == NT else declared  # R7.1: none in NT
-        fb = _future_belote(contract, w.hands)
-        total = t.total + fb[0] + fb[1]
+        total = t.total + BELOTE_POINTS * len(_future_belote(contract, w.hands))
         thr = dp[1 - bteam] - dp[bteam] + 1  # future difference the bidders need to make it
         pen = round(self.bid_penalty * t.total / 162)
         band = round(0.35 * t.total)

@@ -15,9 +15,10 @@ import numpy as np
 
 from ..auction import BID_BASE, KONTRA, NUM_CALLS, PASS, REKONTRA
 from ..cards import NUM_CARDS
-from ..contracts import LAST_TRICK_BONUS, TABLES
+from ..contracts import TABLES
 from ..declarations import DECLARATIONS, KINDS
 from ..game import AUCTION, BELOTE_BASE, CALL_BASE, DECLARE_BASE, NUM_ACTIONS, OVER, PLAY, Deal, SeatView
+from ..scoring import trick_points
 
 __all__ = [
     "DTYPE", "NUM_ACTIONS", "OFFSETS", "SECTIONS", "SIZE",
@@ -131,7 +132,7 @@ def encode(view: SeatView) -> np.ndarray:
     for seat, card in view.belotes:
         x[o["belotes"] + 4 * ((seat - me) & 3) + (card >> 3)] = 1.0
 
-    points = TABLES[view.contract].points if view.contract >= 0 else None
+    table = TABLES[view.contract] if view.contract >= 0 else None
     won = [0, 0]
     seen = 0
     for c in view.hand:
@@ -144,10 +145,8 @@ def encode(view: SeatView) -> np.ndarray:
             x[o["history"] + 128 * k + 32 * r + c] = 1.0
             x[o["played"] + 32 * r + c] = 1.0
             seen |= 1 << c
-            if points is not None:
-                won[(winner - me) & 1] += points[c]
-        if k == 7:
-            won[(winner - me) & 1] += LAST_TRICK_BONUS
+        if table is not None:
+            won[(winner - me) & 1] += trick_points(table, cards, last=k == 7)
     k = len(view.tricks)
     if view.trick:
         x[o["leaders"] + 4 * k + ((view.trick[0][0] - me) & 3)] = 1.0
@@ -229,7 +228,7 @@ class IncrementalEncoder:
     """
 
     __slots__ = (
-        "x", "flat", "rows", "passes", "contract", "points", "won", "n_cards", "trick_cards", "to_move",
+        "x", "flat", "rows", "passes", "contract", "won", "n_cards", "to_move",
     )
 
     def __init__(self) -> None:
@@ -238,10 +237,8 @@ class IncrementalEncoder:
         self.rows = [self.x[o] for o in range(4)]
         self.passes = 0
         self.contract = -1
-        self.points: tuple[int, ...] = ()
         self.won = [0, 0]  # by absolute team
         self.n_cards = 0
-        self.trick_cards: list[int] = []
         self.to_move = -1
 
     def start(
@@ -251,10 +248,8 @@ class IncrementalEncoder:
         self.x.fill(0.0)
         self.passes = 0
         self.contract = -1
-        self.points = ()
         self.won = [0, 0]
         self.n_cards = 0
-        self.trick_cards = []
         self.to_move = deal.to_move
         for o, row in enumerate(self.rows):
             row[_UNSEEN : _UNSEEN + NUM_CARDS] = 1.0
@@ -294,16 +289,9 @@ class IncrementalEncoder:
             if action >= BELOTE_BASE:
                 for o in range(4):
                     rows[o][_BELOTES + 4 * rel[o] + (card >> 3)] = 1.0
-            self.trick_cards.append(card)
             if pos == 3:
                 winner = deal.trick_winners[-1]
-                pts = self.points
-                t = self.trick_cards
-                gained = pts[t[0]] + pts[t[1]] + pts[t[2]] + pts[t[3]]
-                if k == 7:
-                    gained += LAST_TRICK_BONUS
-                self.won[winner & 1] += gained
-                self.trick_cards = []
+                self.won = deal.team_points  # the core's count of the trick (R6), read not redone
                 self.x[:, _TRICK : _TRICK + 128] = 0.0
                 wrel = _REL[winner]
                 for o in range(4):
@@ -377,7 +365,6 @@ class IncrementalEncoder:
                         row[_HAND + c] = 1.0
                         row[_UNSEEN + c] = 0.0
             if deal.phase == PLAY:
-                self.points = TABLES[self.contract].points
                 self._phase(1)
             else:
                 self._phase(2)
