@@ -76,7 +76,7 @@ def deal_hands(rng: random.Random, dealer: int) -> list[list[int]]:
 
 @dataclass(frozen=True, slots=True)
 class DealResult:
-    """What a finished deal gave (RECORD_FORMAT.md results); teams are 0 (seats 0, 2) and 1."""
+    """What a finished deal gave (docs/record-format.md results); teams are 0 (seats 0, 2) and 1."""
 
     contract: int  # -1 when all four passed
     declarer: int

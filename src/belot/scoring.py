@@ -1,6 +1,6 @@
 """Scoring a deal (R9-R11): outcome, rounding to game points, kontra and the hanging pot.
 
->>> score_deal(2, 0, (96, 66), 1, 0).points   # RULES.md example 1: hearts, 96-66, made
+>>> score_deal(2, 0, (96, 66), 1, 0).points   # docs/rules.md example 1: hearts, 96-66, made
 (9, 7)
 """
 
