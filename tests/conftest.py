@@ -19,7 +19,7 @@ EXAMPLES = Path(__file__).parent / "data" / "examples"
 
 
 def card(text: str) -> int:
-    """A card in record notation ("7H") or as RULES.md section 4 writes it, suit first ("H7")."""
+    """A card in record notation ("7H") or as docs/rules.md section 4 writes it, suit first ("H7")."""
     if text[0] in "CDHS":
         text = text[1:] + text[0]
     return parse_card(text)

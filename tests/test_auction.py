@@ -1,4 +1,4 @@
-"""R3: the auction, with the examples of RULES.md section 4; R1.3 calling order; R2.1 redeal."""
+"""R3: the auction, with the examples of docs/rules.md section 4; R1.3 calling order; R2.1 redeal."""
 
 import pytest
 from conftest import make_hands

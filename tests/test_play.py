@@ -1,4 +1,4 @@
-"""R4 card order, R5 legal cards and trick winners, R6 card points: RULES.md section 4 play examples."""
+"""R4 card order, R5 legal cards and trick winners, R6 card points: docs/rules.md section 4 play examples."""
 
 import random
 
@@ -12,7 +12,7 @@ from belot.play import beats, legal_cards
 
 
 def N(*texts: str) -> set[str]:
-    """Card names in record notation for cards written as in RULES.md ("H7")."""
+    """Card names in record notation for cards written as in docs/rules.md ("H7")."""
     return set(names(card(t) for t in texts))
 
 
@@ -121,7 +121,7 @@ def test_r5_illegal_card_names_the_rule():
 
 
 def _reference_legal(hand: list[int], contract: int, trick: list[tuple[int, int]], seat: int) -> set[int]:
-    """R5 written out literally from RULES.md, to cross-check the mask implementation."""
+    """R5 written out literally from docs/rules.md, to cross-check the mask implementation."""
     t = TABLES[contract]
     if not trick:
         return set(hand)

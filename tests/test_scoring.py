@@ -1,4 +1,4 @@
-"""R9-R11: the 25 worked scoring examples of RULES.md section 4, and the rounding rules R10."""
+"""R9-R11: the 25 worked scoring examples of docs/rules.md section 4, and the rounding rules R10."""
 
 import pytest
 
@@ -38,7 +38,7 @@ EXAMPLES = [
 @pytest.mark.parametrize("team", [0, 1])
 @pytest.mark.parametrize("row", EXAMPLES, ids=[f"example-{r[0]}" for r in EXAMPLES])
 def test_r9_r10_r11_worked_example(row, team):
-    """RULES.md section 4, every row, with the contract team on either side."""
+    """docs/rules.md section 4, every row, with the contract team on either side."""
     _, contract, mult, tb, td, pot, outcome, gb, gd, after = row
     totals = (tb, td) if team == 0 else (td, tb)
     s = score_deal(contract, team, totals, mult, pot)
@@ -107,7 +107,7 @@ def test_r11_4_kontra_multiplies_everything():
 def test_rounding_step_is_the_r10_step_of_score_deal() -> None:
     """R10: each team rounds on its own when the contract is made or hangs (the hanging half of the
     contract team as "fewer", R10.4); inside or doubled deals are scored whole (R10.5)."""
-    assert rounding_step(H, 0, (96, 66), 1) == (9, 7)  # RULES.md example 1, hearts made
+    assert rounding_step(H, 0, (96, 66), 1) == (9, 7)  # docs/rules.md example 1, hearts made
     assert score_deal(H, 0, (96, 66), 1, 0).points == (9, 7)
     assert rounding_step(H, 0, (66, 96), 1) == 16  # inside: the whole pot to the defenders
     assert score_deal(H, 0, (66, 96), 1, 0).points == (0, 16)

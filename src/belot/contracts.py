@@ -70,7 +70,7 @@ def _table(contract: int) -> ContractTable:
 TABLES: tuple[ContractTable, ...] = tuple(_table(c) for c in range(6))
 
 
-# Rule options (RULES.md, `OPT-...`).  The engine plays the Bulgarian defaults; the named options
+# Rule options (docs/rules.md, `OPT-...`).  The engine plays the Bulgarian defaults; the named options
 # are known so that a record using one gets a precise error instead of a wrong replay.
 KNOWN_OPTIONS = frozenset(
     {

@@ -1,4 +1,4 @@
-"""Game records, ``belot-record/1`` (RECORD_FORMAT.md): read, replay, write and derive results.
+"""Game records, ``belot-record/1`` (docs/record-format.md): read, replay, write and derive results.
 
 A record is replayed through the same `Match.apply` path as live play, so a record is valid
 exactly when every action in it is legal.  Any fault becomes a `RecordError` whose message names
@@ -249,7 +249,7 @@ def write(match: Match, path: str, players: list[str] | None = None) -> None:
 
 
 def results(match: Match) -> dict[str, Any]:
-    """The results document of RECORD_FORMAT.md for a replayed match."""
+    """The results document of docs/record-format.md for a replayed match."""
     out = []
     score = [0, 0]
     for r in match.results:

@@ -4,7 +4,7 @@
 deal (card points, tricks, declarations, belotes, contract, multiplier, pot) into its `DealResult`;
 `Deal`, the bots' search and the observation encoder all score through them.
 
->>> score_deal(2, 0, (96, 66), 1, 0).points   # RULES.md example 1: hearts, 96-66, made
+>>> score_deal(2, 0, (96, 66), 1, 0).points   # docs/rules.md example 1: hearts, 96-66, made
 (9, 7)
 """
 
@@ -53,7 +53,7 @@ def valat_team(trick_winners: Sequence[int]) -> int | None:
 
 @dataclass(frozen=True, slots=True)
 class DealResult:
-    """What a finished deal gave (RECORD_FORMAT.md results); teams are 0 (seats 0, 2) and 1."""
+    """What a finished deal gave (docs/record-format.md results); teams are 0 (seats 0, 2) and 1."""
 
     contract: int  # -1 when all four passed
     declarer: int

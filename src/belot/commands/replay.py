@@ -10,7 +10,7 @@ import sys
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("replay", help="replay a belot-record/1 file and show each deal's result")
     p.add_argument("file", help="the record (JSON); - reads standard input")
-    p.add_argument("--json", action="store_true", help="print the results document of RECORD_FORMAT.md")
+    p.add_argument("--json", action="store_true", help="print the results document of docs/record-format.md")
     p.set_defaults(func=run)
 
 

@@ -14,7 +14,7 @@ scores 0.  ``mode="deal"`` ends the episode when the deal ends (an all-pass deal
 ``mode="match"`` plays deals to the target (R12) and ends when the match is won.  In deal mode
 ``reset(options={"hands": [[...] x4], "dealer": d})`` plays a given deal (hands in dealing order,
 as in records) instead of a shuffled one.  When the episode ends, every agent's ``info`` holds
-``"result"``: the last deal's result as in RECORD_FORMAT.md.
+``"result"``: the last deal's result as in docs/record-format.md.
 
 Illegal actions (any action whose mask bit is 0, out-of-range ints included): with
 ``illegal_reward=None`` (the default of `raw_env`) `step` raises `belot.errors.RuleError` (a

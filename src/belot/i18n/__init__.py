@@ -1,6 +1,6 @@
 """Translations: every user-facing text of every app, in English, Turkish and Bulgarian.
 
-Each language is a folder of JSON files (``game.json`` for the game's own words from the RULES.md
+Each language is a folder of JSON files (``game.json`` for the game's own words from the docs/rules.md
 glossary, ``tui.json`` for the terminal, ``web.json`` for the browser); keys are dotted and the
 same in all three languages.  Texts use ``str.format`` fields: ``t("tui.prompt_card", "tr")``.
 """

@@ -94,7 +94,7 @@ def action_from_json(obj: Any) -> int:
 
 
 def result_to_json(r: DealResult) -> dict[str, Any]:
-    """RECORD_FORMAT.md's deal result, plus the announced declarations' cards (shown after the deal,
+    """docs/record-format.md's deal result, plus the announced declarations' cards (shown after the deal,
     R7.5) and the rounding to game points (R10, `scoring.rounding_step`)."""
     out = r.to_json()
     out["declared"] = [[decl.card_list(i) for i in ids] for ids in r.declared] if r.declared else [[], [], [], []]

@@ -1,5 +1,5 @@
 // Cards as SVG: faces with corner indices and pip layouts, backs, suit symbols.
-// A card is its two-letter name from RECORD_FORMAT.md ("JH", "TS"); nothing here knows the rules.
+// A card is its two-letter name from docs/record-format.md ("JH", "TS"); nothing here knows the rules.
 
 export const SUITS = "CDHS";
 export const RANKS = "789TJQKA";
