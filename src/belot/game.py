@@ -558,11 +558,10 @@ class Match:
         )
 
 
-def _describe(action: int) -> str:
-    try:
+def _describe(action: object) -> str:
+    if type(action) is int and 0 <= action < NUM_ACTIONS:
         return action_name(action)
-    except (ValueError, TypeError, IndexError):
-        return repr(action)
+    return repr(action)
 
 
 def _check_hands(hands: tuple[tuple[int, ...], ...]) -> list[int]:

@@ -137,9 +137,9 @@ class PimcBot:
             past[winner & 1] += trick_points(t, tc, last=False)
             closed |= mask_of(tc)
         trick_winners = tuple(w for _, _, w in view.tricks)
-        valat_team = trick_winners[0] & 1 if trick_winners else -1
-        if any((w ^ valat_team) & 1 for w in trick_winners):
-            valat_team = None  # R8: both teams have a trick, no valat is left
+        teams = {w & 1 for w in trick_winners}
+        # R8: the team that may still take every trick (-1: either), None when both have a trick
+        valat_team = teams.pop() if len(teams) == 1 else -1 if not teams else None
         remaining = trick_points(t, cards_of(FULL_DECK & ~closed), last=True) * mult
         belotes = [s for s, _ in view.belotes]
         sums = {c: 0.0 for c in cards}
