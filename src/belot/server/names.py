@@ -1,0 +1,67 @@
+"""Player names at the edge of the server: cleaned once, so nothing stored can break a page.
+
+A name is Unicode text a person typed. It is normalised (NFC), and refused when it holds a lone
+surrogate (not encodable, it broke the lobby's JSON for everyone), a control or format character
+(bidirectional overrides, zero-width joiners used to fake another player's name), or nothing
+visible; at most `MAX_NAME` characters. `clean_stored_name` is the lenient form for what a database
+already holds: it never raises, so an old bad row is shown as a neutral placeholder, not a 500.
+
+>>> clean_name("  Ayşe  ")
+'Ayşe'
+>>> clean_name("A\\u0301da")   # NFC: A + combining acute becomes Á
+'Áda'
+>>> clean_name("\\ud800")
+Traceback (most recent call last):
+...
+belot.server.names.BadName: name: a lone surrogate (U+D800) is not a character
+>>> clean_stored_name("\\ud800x")
+'x'
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+MAX_NAME = 32
+# Categories refused anywhere in a name: controls, format characters (bidi overrides, zero-width),
+# surrogates, private use and unassigned code points; line and paragraph separators.
+_REFUSED = {"Cc": "a control character", "Cf": "an invisible format character", "Cs": "a lone surrogate",
+            "Co": "a private-use character", "Cn": "an unassigned code point",
+            "Zl": "a line separator", "Zp": "a paragraph separator"}
+
+
+class BadName(ValueError):
+    """A refused name; the message names the field and what is wrong with it."""
+
+
+def _problem(text: str) -> str | None:
+    for ch in text:
+        cat = unicodedata.category(ch)
+        if cat in _REFUSED:
+            return f"{_REFUSED[cat]} (U+{ord(ch):04X}) is not allowed" if cat != "Cs" else \
+                f"a lone surrogate (U+{ord(ch):04X}) is not a character"
+    return None
+
+
+def clean_name(value: object, field: str = "name") -> str:
+    """The name to store for ``value``, or BadName naming ``field`` and the problem."""
+    if not isinstance(value, str):
+        raise BadName(f"{field}: a name must be a string")
+    problem = _problem(value)
+    if problem:
+        raise BadName(f"{field}: {problem}")
+    text = " ".join(unicodedata.normalize("NFC", value).split())
+    if not text or not any(unicodedata.category(ch)[0] in "LNPS" for ch in text):
+        raise BadName(f"{field}: a name must have a visible character")
+    if len(text) > MAX_NAME:
+        raise BadName(f"{field}: a name has at most {MAX_NAME} characters, not {len(text)}")
+    return text
+
+
+def clean_stored_name(value: object, fallback: str = "?") -> str:
+    """A stored name made safe to show: refused characters dropped, cut to `MAX_NAME`."""
+    if not isinstance(value, str):
+        return fallback
+    kept = "".join(ch for ch in value if unicodedata.category(ch) not in _REFUSED)
+    text = " ".join(unicodedata.normalize("NFC", kept).split())[:MAX_NAME]
+    return text if any(unicodedata.category(ch)[0] in "LNPS" for ch in text) else fallback
