@@ -1,0 +1,145 @@
+"""Bot decisions in worker processes, so no bot holds the server's event loop.
+
+Bots ran in threads, and a pimc decision (tens to hundreds of milliseconds of pure Python and
+numba) held the interpreter lock against the event loop: 20 bot-only tables slowed every other
+table's replies tenfold. Here each decision is a job for a pool of processes. Jobs wait in one
+priority queue, tables with a person waiting first; one dispatcher per worker takes the next job,
+so a worker never holds more than one. A decision that overruns the time budget is answered by a
+cheaper bot (``fallback``) at once, and the log says so; the worker finishes the abandoned one
+before it takes another job. Bots are stateless between decisions except for their random
+generator, so each decision makes its bot afresh with a fresh seed (never the table's seed, which
+would hint at the shuffles).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import multiprocessing
+import os
+import secrets
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+
+from ..bots import make_bot
+from ..game import SeatView
+
+log = logging.getLogger("belot.server")
+
+URGENT, BACKGROUND = 0, 1  # a person is waiting at the table / bots only
+
+
+def decide(name: str, seed: int, view: SeatView) -> int:
+    """One decision of the bot ``name`` (runs in a worker process)."""
+    return make_bot(name, seed=seed).act(view)
+
+
+def _warm() -> None:
+    # Import the bots (and build the solver's tables) once per worker, not at its first decision.
+    make_bot("pimc", seed=0)
+
+
+def default_workers() -> int:
+    """One worker per core, leaving one core to the server itself (at least one)."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+@dataclass(order=True)
+class _Job:
+    priority: int
+    order: int
+    name: str = field(compare=False)
+    view: SeatView = field(compare=False)
+    label: str = field(compare=False)
+    answer: asyncio.Future[tuple[int, str]] = field(compare=False)
+
+
+class BotPool:
+    """A pool of bot worker processes with a priority queue and a per-decision time budget."""
+
+    def __init__(self, workers: int | None = None, budget: float = 3.0, fallback: str = "heuristic",
+                 warm: bool = True) -> None:
+        self.workers = workers or default_workers()
+        self.budget = budget
+        self.fallback = fallback
+        self._warm = warm
+        self._executor: ProcessPoolExecutor | None = None
+        self._queue: asyncio.PriorityQueue[_Job] | None = None
+        self._dispatchers: list[asyncio.Task[None]] = []
+        self._order = itertools.count()
+        self.overruns = 0  # decisions answered by the fallback bot
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            # forkserver: the server has threads (SQLite checkpoints), and fork would copy their locks.
+            ctx = multiprocessing.get_context("forkserver")
+            self._executor = ProcessPoolExecutor(self.workers, mp_context=ctx,
+                                                 initializer=_warm if self._warm else None)
+        return self._executor
+
+    def _start(self) -> asyncio.PriorityQueue[_Job]:
+        if self._queue is None:
+            self._queue = asyncio.PriorityQueue()
+            self._dispatchers = [asyncio.get_running_loop().create_task(self._dispatch())
+                                 for _ in range(self.workers)]
+        return self._queue
+
+    async def decide(self, name: str, view: SeatView, *, urgent: bool, label: str = "") -> tuple[int, str]:
+        """The action of bot ``name`` in ``view``, and the name of the bot that chose it."""
+        queue = self._start()
+        answer: asyncio.Future[tuple[int, str]] = asyncio.get_running_loop().create_future()
+        queue.put_nowait(_Job(URGENT if urgent else BACKGROUND, next(self._order), name, view, label, answer))
+        return await answer
+
+    def pending(self) -> int:
+        return 0 if self._queue is None else self._queue.qsize()
+
+    async def _dispatch(self) -> None:
+        assert self._queue is not None
+        while True:
+            job = await self._queue.get()
+            if job.answer.cancelled():
+                continue
+            try:
+                fut: Future[int] = self._pool().submit(decide, job.name, secrets.randbits(32), job.view)
+            except (BrokenProcessPool, RuntimeError):
+                self._executor = None
+                fut = self._pool().submit(decide, job.name, secrets.randbits(32), job.view)
+            wrapped = asyncio.wrap_future(fut)
+            try:
+                action = await asyncio.wait_for(asyncio.shield(wrapped), self.budget)
+                if not job.answer.done():
+                    job.answer.set_result((action, job.name))
+                continue
+            except TimeoutError:
+                self.overruns += 1
+                log.warning("%s: bot %s overran its %.1f s budget; %s decided instead",
+                            job.label or "a table", job.name, self.budget, self.fallback)
+            except BrokenProcessPool:
+                self._executor = None
+                log.error("%s: the bot worker of %s died; %s decided instead", job.label or "a table",
+                          job.name, self.fallback)
+            except Exception:
+                log.exception("%s: bot %s failed; %s decided instead", job.label or "a table", job.name,
+                              self.fallback)
+            if not job.answer.done():
+                job.answer.set_result((decide(self.fallback, secrets.randbits(32), job.view), self.fallback))
+            # The worker is still busy with the abandoned decision: take no new job until it is done.
+            try:
+                await wrapped
+            except Exception:  # noqa: S110 - already logged and answered
+                pass
+
+    async def aclose(self) -> None:
+        for t in self._dispatchers:
+            t.cancel()
+        self._dispatchers = []
+        self._queue = None
+        self.close()
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
