@@ -24,7 +24,7 @@ import random
 
 from .. import declarations as decl
 from ..auction import BID_BASE, KONTRA, PASS, REKONTRA
-from ..cards import QUEEN, SUIT_MASKS, mask_of
+from ..cards import ACE, JACK, NINE, NUM_CARDS, QUEEN, SUIT_MASKS, TEN, mask_of
 from ..contracts import AT, LAST_TRICK_BONUS, NT, TABLES, VALAT_BONUS
 from ..game import BELOTE_BASE, BELOTE_POINTS, CALL_BASE, DECLARE_BASE, SeatView
 from ..scoring import score_deal
@@ -145,7 +145,7 @@ class PimcBot:
             past[s & 1] += BELOTE_POINTS
         trick_winners = tuple(w for _, _, w in view.tricks)
         remaining = 0
-        for c in range(32):
+        for c in range(NUM_CARDS):
             if not view.played >> c & 1 or any(c == x for _, x in view.trick):
                 remaining += t.points[c] * mult
         remaining += LAST_TRICK_BONUS * mult
@@ -260,15 +260,15 @@ class PimcBot:
         scored = []
         for s in range(4):
             n = (own & SUIT_MASKS[s]).bit_count()
-            score = 3 * has(s, 4) + 2 * has(s, 2) + has(s, 7) + 0.5 * has(s, 3) + 0.5 * n
+            score = 3 * has(s, JACK) + 2 * has(s, NINE) + has(s, ACE) + 0.5 * has(s, TEN) + 0.5 * n
             if score >= 3:
                 scored.append((score, s))
-        aces = sum(has(s, 7) for s in range(4))
-        tens = sum(has(s, 3) for s in range(4))
+        aces = sum(has(s, ACE) for s in range(4))
+        tens = sum(has(s, TEN) for s in range(4))
         if aces >= 2 or (aces and tens >= 2):
             scored.append((1.5 * aces + 0.5 * tens, NT))
-        jacks = sum(has(s, 4) for s in range(4))
-        nines = sum(has(s, 2) for s in range(4))
+        jacks = sum(has(s, JACK) for s in range(4))
+        nines = sum(has(s, NINE) for s in range(4))
         if jacks and jacks + nines >= 2:
             scored.append((2 * jacks + nines, AT))
         scored.sort(reverse=True)
