@@ -37,7 +37,7 @@ def test_both_halves_of_a_pair_play_the_same_deals_teams_swapped():
 
 
 def test_the_deal_stream_depends_on_the_match_number():
-    spec = dict(seats=("random",) * 4, seed=4, target=30, record=True)
+    spec = {"seats": ("random",) * 4, "seed": 4, "target": 30, "record": True}
     a = json.loads(play_match(MatchSpec(index=0, **spec)).record)  # type: ignore[arg-type]
     b = json.loads(play_match(MatchSpec(index=1, **spec)).record)  # type: ignore[arg-type]
     assert a["deals"][0]["hands"] != b["deals"][0]["hands"]
@@ -260,10 +260,10 @@ class PassingBot:
 
 
 def test_a_match_that_never_ends_is_an_error_not_a_hang(monkeypatch, capsys):
-    import belot.tournament as tournament
     from belot.bots import REGISTRY
+    from belot.tournament import matches
 
     monkeypatch.setitem(REGISTRY, "passing", "test_tournament:PassingBot")
-    monkeypatch.setattr(tournament, "MAX_DEALS", 30)
+    monkeypatch.setattr(matches, "MAX_DEALS", 30)
     assert main(["tournament", "passing", "passing", "--deals", "1"]) == 1
     assert "has no winner after 30 deals" in capsys.readouterr().err

@@ -24,7 +24,7 @@ import random
 
 from .. import declarations as decl
 from ..auction import BID_BASE, KONTRA, PASS, REKONTRA
-from ..cards import FULL_DECK, QUEEN, SUIT_MASKS, cards_of, mask_of
+from ..cards import ACE, FULL_DECK, JACK, NINE, QUEEN, SUIT_MASKS, TEN, cards_of, mask_of
 from ..contracts import AT, NT, TABLES, VALAT_BONUS
 from ..game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, SeatView
 from ..scoring import BELOTE_POINTS, deal_result, score_deal, trick_points
@@ -258,15 +258,15 @@ class PimcBot:
         scored = []
         for s in range(4):
             n = (own & SUIT_MASKS[s]).bit_count()
-            score = 3 * has(s, 4) + 2 * has(s, 2) + has(s, 7) + 0.5 * has(s, 3) + 0.5 * n
+            score = 3 * has(s, JACK) + 2 * has(s, NINE) + has(s, ACE) + 0.5 * has(s, TEN) + 0.5 * n
             if score >= 3:
                 scored.append((score, s))
-        aces = sum(has(s, 7) for s in range(4))
-        tens = sum(has(s, 3) for s in range(4))
+        aces = sum(has(s, ACE) for s in range(4))
+        tens = sum(has(s, TEN) for s in range(4))
         if aces >= 2 or (aces and tens >= 2):
             scored.append((1.5 * aces + 0.5 * tens, NT))
-        jacks = sum(has(s, 4) for s in range(4))
-        nines = sum(has(s, 2) for s in range(4))
+        jacks = sum(has(s, JACK) for s in range(4))
+        nines = sum(has(s, NINE) for s in range(4))
         if jacks and jacks + nines >= 2:
             scored.append((2 * jacks + nines, AT))
         scored.sort(reverse=True)

@@ -14,6 +14,7 @@ would hint at the shuffles).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import logging
 import multiprocessing
@@ -127,10 +128,8 @@ class BotPool:
             if not job.answer.done():
                 job.answer.set_result((decide(self.fallback, secrets.randbits(32), job.view), self.fallback))
             # The worker is still busy with the abandoned decision: take no new job until it is done.
-            try:
+            with contextlib.suppress(Exception):  # already logged and answered
                 await wrapped
-            except Exception:  # noqa: S110 - already logged and answered
-                pass
 
     async def aclose(self) -> None:
         for t in self._dispatchers:

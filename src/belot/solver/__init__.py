@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..cards import FULL_DECK, SUIT_MASKS
+from ..cards import FULL_DECK, NUM_CARDS, SUIT_MASKS
 from ..contracts import AT, LAST_TRICK_BONUS, NT, TABLES, VALAT_BONUS
 from ..game import BELOTE_POINTS, Deal
 from . import kernels as K
@@ -29,18 +29,18 @@ _TABLE_BITS = 20
 def _order(contract: int) -> np.ndarray:
     """Cards of each suit by strength, weakest first: order[8 * suit + k]."""
     t = TABLES[contract]
-    out = np.empty(32, dtype=np.int64)
+    out = np.empty(NUM_CARDS, dtype=np.int64)
     for s in range(4):
         cards = sorted(range(8 * s, 8 * s + 8), key=lambda c: t.strength[c])
         out[8 * s : 8 * s + 8] = cards
     return out
 
 
-POINTS = np.array([TABLES[c].points for c in range(6)], dtype=np.int64)
-STRENGTH = np.array([TABLES[c].strength for c in range(6)], dtype=np.int64)
-ABOVE = np.array([TABLES[c].above for c in range(6)], dtype=np.int64)
-TRUMP_MASKS = np.array([TABLES[c].trump_mask for c in range(6)], dtype=np.int64)
-ORDERS = np.array([_order(c) for c in range(6)], dtype=np.int64)
+POINTS = np.array([TABLES[c].points for c in range(len(TABLES))], dtype=np.int64)
+STRENGTH = np.array([TABLES[c].strength for c in range(len(TABLES))], dtype=np.int64)
+ABOVE = np.array([TABLES[c].above for c in range(len(TABLES))], dtype=np.int64)
+TRUMP_MASKS = np.array([TABLES[c].trump_mask for c in range(len(TABLES))], dtype=np.int64)
+ORDERS = np.array([_order(c) for c in range(len(TABLES))], dtype=np.int64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,7 +210,7 @@ class Solver:
         for _, c in pos.trick:
             unplayed |= 1 << c
         t = TABLES[pos.contract]
-        total = sum(t.points[c] for c in range(32) if unplayed >> c & 1) + LAST_TRICK_BONUS
+        total = sum(t.points[c] for c in range(NUM_CARDS) if unplayed >> c & 1) + LAST_TRICK_BONUS
         return total * (2 if obj.nt_double and pos.contract == NT else 1)
 
     def card_values(self, pos: Position) -> dict[int, int]:
@@ -227,4 +227,4 @@ class Solver:
         return (self.remaining_points(pos) + sign * v) // 2
 
 
-__all__ = ["CARD_POINTS", "DEAL_POINTS", "FULL_DECK", "Objective", "Position", "Solver", "SUIT_MASKS", "AT"]
+__all__ = ["AT", "CARD_POINTS", "DEAL_POINTS", "FULL_DECK", "SUIT_MASKS", "Objective", "Position", "Solver"]

@@ -1,7 +1,7 @@
 """Compiled (numba) kernels of the open-card solver: the play rules on masks and the search.
 
 The rules here are a transcription of `belot.play.legal_cards` and `belot.play.beats` onto numba
-ints; tests/test_solver_kernels.py checks them equal to the engine on over a million random
+ints; tests/test_solver.py checks them equal to the engine on over a million random
 positions, so the engine stays the one definition of the rules.  The tables (points, strength,
 cards above) come from `belot.contracts.TABLES`, never written out here.
 
@@ -16,12 +16,25 @@ another hand or of the current trick between them in the suit's order lead to th
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from numba import njit
 
+from ..cards import KING, NUM_CARDS, QUEEN
+from ..contracts import AT, NT, S
+
+# numba freezes these module-level ints (and the core's imported above) into the compiled kernels
+# as constants, so naming them costs nothing.
 INF = 10000
-NT_CODE = 4
-AT_CODE = 5
+LAST_TRICK = 7  # tricks closed before the last of the deal's eight
+KQ_FLIP = QUEEN ^ KING  # card ^ KQ_FLIP: the king of a queen's suit, and the queen of a king's
+
+if TYPE_CHECKING:
+    # For mypy the kernels' ints are ints; compiled, _i64 is numba's int64 widening of a table entry.
+    def _i64(x: object) -> int: ...
+else:
+    _i64 = np.int64
 # Valat state: whether one team has won every closed trick so far.
 V_NONE, V_TEAM0, V_TEAM1, V_MIXED = 0, 1, 2, 3
 MAX_DEPTH = 36
@@ -34,9 +47,9 @@ def legal_nb(hand: int, contract: int, above: np.ndarray, trump_mask: int, led: 
     if led < 0:
         return hand
     follow = hand & (0xFF << (8 * led))
-    if contract == NT_CODE:
+    if contract == NT:
         return follow if follow != 0 else hand
-    if contract == AT_CODE:
+    if contract == AT:
         if follow != 0:
             x = follow & above[win_card]
             return x if x != 0 else follow
@@ -124,7 +137,7 @@ def _gen_moves(legal: int, sep: int, n: int, seat: int, ws: int, wc: int, hint: 
 @njit(cache=True, nogil=True)
 def _tt_index(key: int, bits: int) -> int:
     k = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
-    return np.int64(k >> np.uint64(64 - bits))
+    return _i64(k >> np.uint64(64 - bits))
 
 
 # Fields of a search frame (one per ply), in the int64 array ``fr[ply, field]``.
@@ -174,7 +187,7 @@ def _search(h: np.ndarray, seat: int, n: int, led: int, wc: int, ws: int, tpts: 
             alpha = fr[p, F_ALPHA]
             beta = fr[p, F_BETA]
             hint = -1
-            if n == 0 and done == 7:
+            if n == 0 and done == LAST_TRICK:
                 # Last trick: every hand has one card left, nothing to choose.
                 s = seat
                 l2 = -1
@@ -208,8 +221,8 @@ def _search(h: np.ndarray, seat: int, n: int, led: int, wc: int, ws: int, tpts: 
                 fr[p, F_KEY] = key
                 fr[p, F_IDX] = idx
                 if tgen[idx] == gen and tk[idx] == key:
-                    lo = np.int64(tlo[idx])
-                    hi = np.int64(thi[idx])
+                    lo = _i64(tlo[idx])
+                    hi = _i64(thi[idx])
                     if lo >= beta:
                         ret = lo
                         mode = _RETURN
@@ -218,10 +231,8 @@ def _search(h: np.ndarray, seat: int, n: int, led: int, wc: int, ws: int, tpts: 
                         ret = hi
                         mode = _RETURN
                         continue
-                    if lo > alpha:
-                        alpha = lo
-                    if hi < beta:
-                        beta = hi
+                    alpha = max(alpha, lo)
+                    beta = min(beta, hi)
                     if alpha >= beta:  # exact value known (lo == hi)
                         ret = lo
                         mode = _RETURN
@@ -280,9 +291,9 @@ def _search(h: np.ndarray, seat: int, n: int, led: int, wc: int, ws: int, tpts: 
             vst = fr[p, F_VST]
             off = 0
             r = c & 7
-            if belb != 0 and (r == 5 or r == 6) and (hand >> (c ^ 3)) & 1:
+            if belb != 0 and (r == QUEEN or r == KING) and (hand >> (c ^ KQ_FLIP)) & 1:
                 s = c >> 3
-                if (contract < 4 and s == contract) or (contract == AT_CODE and (n == 0 or led == s)):
+                if (contract <= S and s == contract) or (contract == AT and (n == 0 or led == s)):
                     off = belb if (seat & 1) == 0 else -belb  # R7.7
             if n == 0:
                 led = c >> 3
@@ -296,7 +307,7 @@ def _search(h: np.ndarray, seat: int, n: int, led: int, wc: int, ws: int, tpts: 
             if n == 3:
                 w = ws & 1
                 g = tp
-                if done == 7:
+                if done == LAST_TRICK:
                     g += lastb
                 if vst == V_NONE:
                     nv = 1 + w
@@ -304,14 +315,11 @@ def _search(h: np.ndarray, seat: int, n: int, led: int, wc: int, ws: int, tpts: 
                     nv = vst
                 else:
                     nv = V_MIXED
-                if done == 7:
-                    if nv == V_TEAM0:
-                        g += valb
-                    elif nv == V_TEAM1:
-                        g += valb
+                if done == LAST_TRICK and (nv == V_TEAM0 or nv == V_TEAM1):
+                    g += valb
                 off += g if w == 0 else -g
                 fr[p, F_OFF] = off
-                if done == 7:
+                if done == LAST_TRICK:
                     p = q
                     ret = 0
                     mode = _RETURN
@@ -352,14 +360,12 @@ def _search(h: np.ndarray, seat: int, n: int, led: int, wc: int, ws: int, tpts: 
                 if v > fr[p, F_BEST]:
                     fr[p, F_BEST] = v
                     fr[p, F_BESTC] = mv[p, i]
-                    if v > fr[p, F_ALPHA]:
-                        fr[p, F_ALPHA] = v
+                    fr[p, F_ALPHA] = max(fr[p, F_ALPHA], v)
             else:
                 if v < fr[p, F_BEST]:
                     fr[p, F_BEST] = v
                     fr[p, F_BESTC] = mv[p, i]
-                    if v < fr[p, F_BETA]:
-                        fr[p, F_BETA] = v
+                    fr[p, F_BETA] = min(fr[p, F_BETA], v)
             fr[p, F_I] = i + 1
             mode = _NEXT
 
@@ -379,7 +385,7 @@ def _mtd(h: np.ndarray, seat: int, n: int, led: int, wc: int, ws: int, tpts: int
     """
     bound = tpts + lastb + valb + 4 * belb
     rem = h[0] | h[1] | h[2] | h[3]
-    for c in range(32):
+    for c in range(NUM_CARDS):
         if (rem >> c) & 1:
             bound += pts[c]
     lower = -bound
@@ -387,8 +393,7 @@ def _mtd(h: np.ndarray, seat: int, n: int, led: int, wc: int, ws: int, tpts: int
     t = guess
     if t <= lower:
         t = lower + 1
-    if t > upper:
-        t = upper
+    t = min(t, upper)
     while upper - lower > tol:
         stats[3] += 1
         g = _search(h, seat, n, led, wc, ws, tpts, table, done, vst, t - 1, t, contract, pts, strength,
@@ -458,9 +463,9 @@ def solve_cards(h: np.ndarray, seat: int, n: int, led: int, wc: int, ws: int, tp
         h[seat] = hand ^ (1 << c)
         off = 0
         r = c & 7
-        if belb != 0 and (r == 5 or r == 6) and (hand >> (c ^ 3)) & 1:
+        if belb != 0 and (r == QUEEN or r == KING) and (hand >> (c ^ KQ_FLIP)) & 1:
             s = c >> 3
-            if (contract < 4 and s == contract) or (contract == AT_CODE and (n == 0 or led == s)):
+            if (contract <= S and s == contract) or (contract == AT and (n == 0 or led == s)):
                 off = belb if (seat & 1) == 0 else -belb
         nl = led
         nwc = wc
@@ -478,12 +483,12 @@ def solve_cards(h: np.ndarray, seat: int, n: int, led: int, wc: int, ws: int, tp
         terminal = False
         if n == 3:
             w = nws & 1
-            g = tp + (lastb if done == 7 else 0)
+            g = tp + (lastb if done == LAST_TRICK else 0)
             if vst == V_NONE:
                 cvst = 1 + w
             elif vst != V_MIXED and vst != 1 + w:
                 cvst = V_MIXED
-            if done == 7:
+            if done == LAST_TRICK:
                 terminal = True
                 if cvst != V_MIXED:
                     g += valb

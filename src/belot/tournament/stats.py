@@ -1,0 +1,138 @@
+"""The figures of a duplicate tournament and their intervals, from the played match pairs.
+
+All figures are from bot A's side:
+* points per deal: for each deal pair, the mean over its two matches of (A's team game points -
+  B's team game points) in that deal; the estimate is the mean over all deal pairs.  Its 95%
+  interval is a normal interval with a cluster-robust standard error, clustering by match pair
+  (deals of one match share a score and a hanging pot, so they are not independent).
+* match win rate: matches won by A over matches played, with the Wilson 95% interval (treating
+  the matches as independent; the two matches of a pair hold the same cards, which makes their
+  outcomes negatively correlated, so the interval is if anything conservative).
+* decision time per side: median, p95 and max of the wall time of each ``act`` call.  Timing is
+  the only figure that is not reproducible.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .duplicate import PairOutcome, TournamentSpec
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _quantile(sorted_values: Sequence[float], q: float) -> float:
+    """Nearest-rank quantile of sorted values."""
+    if not sorted_values:
+        return float("nan")
+    i = min(len(sorted_values) - 1, max(0, math.ceil(q * len(sorted_values)) - 1))
+    return sorted_values[i]
+
+
+def timing_summary(times: Sequence[float]) -> dict[str, float | int]:
+    s = sorted(times)
+    return {
+        "decisions": len(s),
+        "median_ms": round(_quantile(s, 0.5) * 1e3, 4),
+        "p95_ms": round(_quantile(s, 0.95) * 1e3, 4),
+        "max_ms": round(s[-1] * 1e3, 4) if s else float("nan"),
+    }
+
+
+def figures(spec: TournamentSpec, pairs: Sequence[PairOutcome], timing: bool = True) -> dict[str, Any]:
+    """The tournament's figures (JSON-ready); all but ``timing`` depend only on the spec."""
+    ys: list[float] = []  # per match pair: sum over its deal pairs of the pair difference
+    ns: list[int] = []
+    a_points = b_points = 0.0
+    deals_played = 0
+    wins = matches = both = split = 0
+    times: list[list[float]] = [[], []]  # by side: A, B
+    bids = [{"contracts": 0, "made": 0, "hanging": 0, "inside": 0, "doubled": 0} for _ in range(2)]
+    for pair in pairs:
+        h0, h1 = pair.halves
+        n = pair.paired
+        y = 0.0
+        for j in range(n):
+            a0, b0 = h0.deal_points[j]  # A is team 0
+            b1, a1 = h1.deal_points[j]  # A is team 1
+            y += ((a0 - b0) + (a1 - b1)) / 2
+            a_points += (a0 + a1) / 2
+            b_points += (b0 + b1) / 2
+        ys.append(y)
+        ns.append(n)
+        deals_played += len(h0.deal_points) + len(h1.deal_points)
+        won = (h0.winner == 0) + (h1.winner == 1)
+        wins += won
+        matches += 2
+        both += won == 2
+        split += won == 1
+        for s in range(4):
+            times[s & 1].extend(h0.times[s])  # half 0: A at seats 0 and 2
+            times[1 - (s & 1)].extend(h1.times[s])
+        for half, h in enumerate(pair.halves):
+            for contract, declarer, multiplier, outcome in h.contracts:
+                if contract < 0:
+                    continue
+                side = (declarer & 1) ^ half  # 0 when A's team declared
+                b = bids[side]
+                b["contracts"] += 1
+                b[outcome] += 1
+                b["doubled"] += multiplier > 1
+    total = sum(ns)
+    mean = sum(ys) / total if total else float("nan")
+    k = len(ys)
+    if k > 1 and total:
+        var = k / (k - 1) * sum((y - mean * n) ** 2 for y, n in zip(ys, ns)) / (total * total)
+        se = math.sqrt(var)
+    else:
+        se = float("nan")
+    lo, hi = wilson(wins, matches)
+    out: dict[str, Any] = {
+        "bot_a": spec.bot_a,
+        "bot_b": spec.bot_b,
+        "seed": spec.seed,
+        "target": spec.target,
+        "deals_requested": spec.deals,
+        "match_pairs": k,
+        "matches": matches,
+        "deal_pairs": total,
+        "deals_played": deals_played,
+        "points_per_deal": {
+            "a": _r(a_points / total if total else float("nan")),
+            "b": _r(b_points / total if total else float("nan")),
+            "difference": _r(mean),
+            "ci95": [_r(mean - Z95 * se), _r(mean + Z95 * se)],
+            "stderr": _r(se),
+        },
+        "match_wins": {
+            "a": wins,
+            "b": matches - wins,
+            "win_rate": _r(wins / matches if matches else float("nan")),
+            "ci95": [_r(lo), _r(hi)],
+            "pairs_won_both": both,
+            "pairs_split": split,
+            "pairs_lost_both": k - both - split,
+        },
+    }
+    out["contracts"] = {"a": bids[0], "b": bids[1]}  # over all deals played, both halves
+    if timing:
+        out["timing"] = {"a": timing_summary(times[0]), "b": timing_summary(times[1])}
+    return out
+
+
+def _r(x: float) -> float | None:
+    return None if math.isnan(x) else round(x, 4)
