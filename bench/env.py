@@ -27,8 +27,8 @@ def run(e: object, steps: int, seed: int) -> tuple[float, float, int, int]:
     e.reset(seed=seed)  # type: ignore[attr-defined]
     start, cpu = time.perf_counter(), time.process_time()
     while n < steps:
-        for agent in e.agent_iter():  # type: ignore[attr-defined]
-            obs, reward, terminated, truncated, info = e.last()  # type: ignore[attr-defined]
+        for _agent in e.agent_iter():  # type: ignore[attr-defined]
+            obs, _reward, terminated, truncated, _info = e.last()  # type: ignore[attr-defined]
             if terminated or truncated:
                 action = None
             else:

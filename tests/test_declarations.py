@@ -90,7 +90,7 @@ def test_r7_5_declare_before_the_card_in_trick_one_only():
     d.apply(DECLARE_BASE + decl("7C 8C 9C"))
     assert DECLARE_BASE + decl("7C 8C 9C") not in d.legal_actions()  # announced once
     while not d.trick_winners:
-        d.apply([a for a in d.legal_actions() if a < 32][0])
+        d.apply(next(a for a in d.legal_actions() if a < 32))
     assert all(a < 64 for a in d.legal_actions())
     with pytest.raises(RuleError, match=r"trick 1 only \(R7\.5\)"):
         d.apply(DECLARE_BASE + decl("7C 8C 9C"))
@@ -106,7 +106,7 @@ def test_r7_5_false_declaration_refused():
 
 def _play_out(d):
     while not d.is_over:
-        d.apply([a for a in d.legal_actions() if a < 32][0])
+        d.apply(next(a for a in d.legal_actions() if a < 32))
     return d.result
 
 

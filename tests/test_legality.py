@@ -13,6 +13,7 @@ import subprocess
 import sys
 
 import pytest
+from conftest import make_hands
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -21,8 +22,6 @@ from belot.contracts import AT, NT
 from belot.errors import RecordError, RuleError
 from belot.game import BELOTE_BASE, CALL_BASE, NUM_ACTIONS, PLAY, Deal, Match, deal_hands
 from belot.record import replay, to_json
-
-from conftest import make_hands
 
 ODD_VALUES: tuple[object, ...] = (-1, -2**70, NUM_ACTIONS, 2**70, True, False, 1.0, "JH", None, (0,))
 

@@ -43,9 +43,9 @@ def _citing_files() -> list[Path]:
         top = ROOT / name
         for p in [top] if top.is_file() else sorted(top.rglob("*")):
             parts = set(p.relative_to(ROOT).parts)
-            if p.is_file() and p != RULEBOOK and not parts & SKIP_DIRS:
-                if not any(part.endswith(".egg-info") for part in parts):
-                    files.append(p)
+            if p.is_file() and p != RULEBOOK and not parts & SKIP_DIRS \
+                    and not any(part.endswith(".egg-info") for part in parts):
+                files.append(p)
     return files
 
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_solver import _minimax  # noqa: E402  (tests/ is on sys.path under pytest)
+from test_solver import _minimax
 
 from belot.cards import CARD_NAMES
 from belot.cli import main
@@ -74,7 +74,7 @@ def test_text_output_lists_every_legal_card(record, capsys) -> None:  # type: ig
 def test_record_stopping_at_the_position_is_the_default(record, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     _, doc = record
     n = _played_deal(doc)
-    cut = dict(doc, deals=doc["deals"][:n] + [dict(doc["deals"][n], play=doc["deals"][n]["play"][:29])])
+    cut = dict(doc, deals=[*doc["deals"][:n], dict(doc["deals"][n], play=doc["deals"][n]["play"][:29])])
     p = tmp_path / "cut.json"
     p.write_text(json.dumps(cut))
     assert main(["solve", str(p), "--json"]) == 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 
@@ -51,7 +52,7 @@ def _position(doc: Any, deal: int | None, at: int | None) -> tuple[Any, int, int
     if not 0 <= k <= len(play):
         raise _Fail(f"--at {at} is out of range: deal {n} has {len(play)} plays (positions 0-{len(play)})")
     cut = dict(doc)
-    cut["deals"] = deals[:n] + [dict(target, play=play[:k])] if isinstance(target, dict) else deals[: n + 1]
+    cut["deals"] = [*deals[:n], dict(target, play=play[:k])] if isinstance(target, dict) else deals[: n + 1]
     try:
         match = replay(cut)
     except RecordError as e:
@@ -70,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         try:
-            text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
+            text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
         except OSError as e:
             raise _Fail(f"cannot read {args.file}: {e.strerror}") from None
         except UnicodeDecodeError:

@@ -97,7 +97,7 @@ def play_match(spec: MatchSpec) -> MatchOutcome:
             if obs is not None:
                 obs.add(view, action, deal_index)
             match.apply(action)
-        except Exception as e:  # noqa: BLE001 - any failure of a bot is reported with its place
+        except Exception as e:
             raise BotFailure(
                 f"bot {spec.seats[seat]!r} at seat {seat} failed in match {spec.index} (seed {spec.seed}), "
                 f"deal {deal_index}: {type(e).__name__}: {e}"

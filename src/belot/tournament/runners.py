@@ -114,7 +114,7 @@ class RayRunner(Runner):
                 kwargs["address"] = address
             try:
                 ray.init(**kwargs)
-            except Exception as e:  # noqa: BLE001 - Ray raises many kinds; the message names the cause
+            except Exception as e:
                 raise RayUnavailable(f"cannot start or reach Ray{'' if address is None else ' at ' + address}: {e}") from None
             self.started = True
         cpus = int(ray.cluster_resources().get("CPU", jobs)) or 1
@@ -161,7 +161,7 @@ class _RayFuture:
         return self.ray.get(self.ref)
 
 
-def make_runner(jobs: int = 1, ray: str | None | bool = False) -> Runner:
+def make_runner(jobs: int = 1, ray: str | bool | None = False) -> Runner:
     """A local runner, or with ``ray`` (True/"local" for a local Ray, or an address) a Ray one."""
     if ray is False:
         return LocalRunner(jobs)
