@@ -1,8 +1,13 @@
 """Make tests/data/server-v1.sqlite3 with the schema-1 server (seed + engine action ints); runs only on the code of commit 123f67e (kept to show how the fixture was made)."""
-import asyncio, random, sys
+import asyncio
+import json
+import random
+import sys
+from pathlib import Path
+
+from belot.server.protocol import action_to_json
 from belot.server.storage import Storage
 from belot.server.tables import Lobby
-from belot.server.protocol import action_to_json, actions_in
 
 out = sys.argv[1]
 
@@ -43,9 +48,10 @@ async def main():
     assert t5.match.is_over
     for t in (t1, t2, t3, t4, t5):
         print(t.id, t.status, t.seq, len(t.match.deals))
-    import json
-    json.dump({"tables": {t.id: {"status": t.status, "seq": t.seq} for t in (t1,t2,t3,t4,t5)},
-               "tokens": {t2.id: tok2, t3.id: tok3, t1.id: tok1}}, open(out + ".json", "w"), indent=1)
-    lobby.close(); st.close()
+    doc = {"tables": {t.id: {"status": t.status, "seq": t.seq} for t in (t1, t2, t3, t4, t5)},
+           "tokens": {t2.id: tok2, t3.id: tok3, t1.id: tok1}}
+    Path(out + ".json").write_text(json.dumps(doc, indent=1))
+    lobby.close()
+    st.close()
 
 asyncio.run(main())
