@@ -57,7 +57,7 @@ def state(client: TestClient, table_id: str, token: str | None = None) -> dict[s
 def stored_actions(tmp_path: Path, table_id: str) -> int:
     stored = Storage(f"sqlite:///{tmp_path / 'belot.sqlite3'}").load(table_id)
     assert stored is not None
-    return len(stored.actions)
+    return len(stored.moves)
 
 
 # -- the wire format --------------------------------------------------------------------------
@@ -391,7 +391,7 @@ def test_unfinished_tables_restore_on_start_with_their_tokens(tmp_path: Path) ->
             legal = state(client, table_id, tokens[s])["view"]["legal"]
             client.post(f"/api/tables/{table_id}/action", json={"token": tokens[s], "action": rng.choice(legal)})
         before = {s: state(client, table_id, t) for s, t in tokens.items()}
-    # ...which a second restore (replaying from the seed, checked against the stored hands) agrees with.
+    # ...which a second restore (dealing the stored hands, replaying the stored moves) agrees with.
     with make_client(tmp_path) as client:
         for s, t in tokens.items():
             assert state(client, table_id, t)["view"] == before[s]["view"]

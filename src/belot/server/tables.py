@@ -28,9 +28,10 @@ from sqlalchemy.exc import SQLAlchemyError
 from .. import declarations as decl
 from .. import record as belot_record
 from ..bots import Bot, bot_names, make_bot
-from ..cards import CARD_NAMES
+from ..cards import CARD_NAMES, parse_card
 from ..errors import RuleError
-from ..game import AUCTION, DECLARE_BASE, Match
+from ..game import AUCTION, CHANCE, DECLARE_BASE, Match, deal_hands
+from ..record import Move, action_of, move_of
 from .protocol import (
     PRIVATE_FIELDS,
     ProtocolError,
@@ -50,6 +51,43 @@ HUMAN = "human"
 _MESSAGE_PRIVATE = ("you", "previous_deal", "last_action")
 _MARKS = {k: f"\u0000{k}\u0000" for k in ("history", *PRIVATE_FIELDS, *_MESSAGE_PRIVATE)}
 _MARK_TEXT = {k: json.dumps(v) for k, v in _MARKS.items()}
+
+
+def deal_next(match: Match, seed: int) -> None:
+    """Shuffle and deal the match's next deal (R2): deal ``i`` of a table comes from its seed and ``i``.
+
+    Only deals not yet dealt are shuffled; a dealt deal is stored and always restored as stored.
+    """
+    dealer = match.next_dealer
+    assert dealer is not None
+    match.deal(deal_hands(random.Random(f"{seed}/{len(match.deals)}"), dealer), dealer)
+
+
+def replay_stored(target: int, deals: list[DealRow], moves: list[tuple[int, Move, bool]]) -> Match:
+    """The match of a stored table: its hands dealt as stored, its moves applied in order.
+
+    Raises RuleError or ValueError when the stored game is not a legal game.
+    """
+    match = Match(target=target, first_dealer=deals[0].dealer if deals else None)
+    rows = iter(deals)
+
+    def deal_stored() -> None:
+        row = next(rows, None)
+        if row is None:
+            raise ValueError(f"deal {len(match.deals)} was played but its hands are not stored")
+        match.deal([[parse_card(c) for c in h] for h in row.hands], row.dealer)
+
+    for seq, (seat, move, _bot) in enumerate(moves):
+        if match.current_player == CHANCE:
+            deal_stored()
+        if match.current_player != seat:
+            raise ValueError(f"move {seq} is stored for seat {seat}, but seat {match.current_player} is to move")
+        match.apply(action_of(move))
+    if match.current_player == CHANCE:
+        deal_stored()
+    if next(rows, None) is not None:
+        raise ValueError("more deals are stored than were played")
+    return match
 
 
 def _encode(value: Any) -> str:
@@ -511,6 +549,8 @@ class Table:
             trial.apply(action)
         except RuleError as e:
             raise TableError("illegal", str(e), 409, e.rule) from None
+        if trial.current_player == CHANCE:
+            deal_next(trial, self.seed)
         new_deals = [
             DealRow(i, d.dealer, [[CARD_NAMES[c] for c in h] for h in d.dealt])
             for i, d in enumerate(trial.deals)
@@ -519,7 +559,7 @@ class Table:
         status = FINISHED if trial.is_over else None
         text = belot_record.dumps(trial, self.players()) if trial.is_over else None
         try:
-            self.lobby.storage.append_action(self.id, self.seq, seat, action, bot, new_deals, status, text)
+            self.lobby.storage.append_action(self.id, self.seq, seat, move_of(action), bot, new_deals, status, text)
         except SQLAlchemyError as e:  # not stored, so not played: the state stays as it was
             log.error("table %s: cannot store action %d: %s", self.id, self.seq, e)
             raise TableError("storage_error", "the action could not be stored; nothing changed, try again", 503) from None
@@ -677,7 +717,8 @@ class Lobby:
                 raise TableError("bad_request", f"seat {join_seat} is not a human seat", 400)
             _name(join_name)
         seed = secrets.randbits(62)
-        match = Match(target=settings.target, rng=random.Random(seed))
+        match = Match(target=settings.target, first_dealer=random.Random(seed).randrange(4))  # R2.1
+        deal_next(match, seed)
         table_id = secrets.token_hex(5)
         d = match.deals[0]
         status = PLAYING if HUMAN not in settings.seats else WAITING
@@ -715,32 +756,25 @@ class Lobby:
         return n
 
     def _restore(self, stored: StoredTable) -> Table | None:
-        """Replay the stored actions through the rules core; the seeded shuffles deal the same hands."""
+        """Deal the stored hands and replay the stored moves through the rules core."""
         d = stored.settings
         settings = Settings(
             target=d["target"], seats=d["seats"], names=d["names"], substitute=d["substitute"],
             turn_timer=d["turn_timer"],
         )
-        match = Match(target=settings.target, rng=random.Random(stored.seed))
         try:
-            for _seat, action, _bot in stored.actions:
-                match.apply(action)
-        except RuleError as e:
-            log.error("table %s: stored action log does not replay (%s); not restored", stored.id, e)
-            return None
-        dealt = [[[CARD_NAMES[c] for c in h] for h in deal.dealt] for deal in match.deals]
-        if dealt != [row.hands for row in stored.deals] or [x.dealer for x in match.deals] != [
-            row.dealer for row in stored.deals
-        ]:
-            log.error("table %s: replayed hands differ from the stored hands; not restored", stored.id)
+            match = replay_stored(settings.target, stored.deals, stored.moves)
+        except (RuleError, ValueError) as e:
+            log.error("table %s: the stored game does not replay (%s); not restored", stored.id, e)
             return None
         table = Table(self, stored.id, stored.seed, settings, match, stored.created, stored.status)
-        table.seq = len(stored.actions)
+        table.seq = len(stored.moves)
         for s, (token_hash, name) in stored.seats.items():
             table.seats[s].token_hash = token_hash
             table.seats[s].name = name
-        if stored.actions:
-            table.last_action = stored.actions[-1]
+        if stored.moves:
+            seat, move, bot = stored.moves[-1]
+            table.last_action = (seat, action_of(move), bot)
         return table
 
     def open_tables(self) -> list[Table]:
