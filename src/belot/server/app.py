@@ -25,6 +25,7 @@ from .. import i18n
 from ..bots import bot_names
 from ..errors import RecordError
 from ..record import results
+from ..visibility import replay_steps
 from .protocol import rounding_to_json
 from .storage import Storage
 from .tables import Connection, Lobby, Table, TableError, default_bot
@@ -204,7 +205,7 @@ def create_app(
             rounding = rounding_to_json(r)
             if rounding is not None:
                 item["rounding"] = rounding
-        return {"table": table.info(), "record": doc, "results": res}
+        return {"table": table.info(), "record": doc, "results": res, "steps": replay_steps(table.match)}
 
     # -- websocket ----------------------------------------------------------------------------
 

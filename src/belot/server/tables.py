@@ -3,7 +3,7 @@
 A `Table` is a thin layer over `belot.game.Match`: it checks *who* may act (the token of the seat
 to move), lets the rules core decide *what* may be done (`Match.apply`), stores every accepted
 action before telling anyone (`Storage.append_action`), then sends each connection the view it is
-entitled to (`protocol.view_to_json`).  Every change of state happens in plain synchronous code
+entitled to (projected by `belot.visibility`).  Every change of state happens in plain synchronous code
 between two awaits, so on the single event loop no two changes interleave and no lock is needed.
 
 Bots play bot seats, human seats nobody holds, and players away longer than the grace period
@@ -25,34 +25,20 @@ from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from .. import declarations as decl
 from .. import record as belot_record
 from ..bots import Bot, bot_names, make_bot
 from ..cards import CARD_NAMES, parse_card
 from ..errors import RuleError
-from ..game import AUCTION, CHANCE, DECLARE_BASE, Match, deal_hands
+from ..game import AUCTION, CHANCE, Match, deal_hands
 from ..record import Move, action_of, move_of
-from .protocol import (
-    PRIVATE_FIELDS,
-    ProtocolError,
-    action_from_json,
-    action_to_json,
-    history_to_json,
-    private_fields_text,
-    view_to_json,
-)
+from ..visibility import finished_deal_view, history_json, own_view, seen_action
+from .protocol import ProtocolError, action_from_json, public_view_json, view_to_json, with_rounding
 from .storage import DealRow, Storage, StoredTable
 
 log = logging.getLogger("belot.server")
 
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
 HUMAN = "human"
-# Placeholders of the parts of a state message encoded apart (see Table.encode_states).
-_MESSAGE_PRIVATE = ("you", "previous_deal", "last_action")
-_MARKS = {k: f"\u0000{k}\u0000" for k in ("history", *PRIVATE_FIELDS, *_MESSAGE_PRIVATE)}
-_MARK_TEXT = {k: json.dumps(v) for k, v in _MARKS.items()}
-
-
 def deal_next(match: Match, seed: int) -> None:
     """Shuffle and deal the match's next deal (R2): deal ``i`` of a table comes from its seed and ``i``.
 
@@ -92,6 +78,12 @@ def replay_stored(target: int, deals: list[DealRow], moves: list[tuple[int, Move
 
 def _encode(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _join(*objects: str) -> str:
+    """JSON objects (as text) with disjoint keys joined into one object."""
+    return "{" + ",".join(o[1:-1] for o in objects if o != "{}") + "}"
+
 MAX_TARGET = 10_000
 MAX_NAME = 40
 
@@ -247,7 +239,6 @@ class Table:
         self._pending_key: tuple[int, int, bool] | None = None  # (seq, seat, by a bot) it is for
         self._history_cache: tuple[int, str] = (-1, "")
         self._previous_cache: dict[tuple[int, int | None], dict[str, Any]] = {}
-        self._previous_text_cache: dict[tuple[int, int | None], str] = {}
 
     # -- who is who -------------------------------------------------------------------------------
 
@@ -311,9 +302,20 @@ class Table:
         """The view's ``history`` as JSON text, encoded once per finished deal (it is in every message)."""
         n = len(self.match.results)
         if self._history_cache[0] != n:
-            text = json.dumps(history_to_json(tuple(self.match.results)), separators=(",", ":"))
+            text = _encode(history_json(tuple(self.match.results)))
             self._history_cache = (n, text)
         return self._history_cache[1]
+
+    def _shared(self, info: dict[str, Any] | None) -> dict[str, Any]:
+        """The parts of a ``state`` message that are the same for every viewer, but the view."""
+        deadline = None
+        if self.turn_deadline is not None:
+            deadline = max(0.0, round(self.turn_deadline - time.monotonic(), 1))
+        return {"type": "state", "seq": self.seq, "table": info if info is not None else self.info(), "deadline": deadline}
+
+    def _personal(self, seat: int | None) -> dict[str, Any]:
+        """The parts of a ``state`` message that depend on the viewer, but the view's own part."""
+        return {"you": self._you(seat), "previous_deal": self._previous(seat), "last_action": self._last(seat)}
 
     def encode_state(self, seat: int | None, info: dict[str, Any] | None = None) -> str:
         """The ``state`` message of one seat (None: a spectator) as JSON text."""
@@ -322,33 +324,21 @@ class Table:
     def encode_states(self, seats: list[int | None], info: dict[str, Any] | None = None) -> dict[int | None, str]:
         """The ``state`` messages of several seats as JSON text, equal to `state` for each.
 
-        Most of a message is public and the same for everyone, so it is encoded once with
-        placeholders, and each seat's own fields are spliced in as text built from cached pieces
-        (the history is encoded once per deal): a broadcast costs one big encoding, not five.
+        A message is built from parts that `belot.visibility` keeps apart: the public part (the
+        same for everyone, encoded once, the history once per deal) and each viewer's own parts
+        (`visibility.own_view`, `_personal`), encoded per viewer and joined as JSON text.  Which
+        fields are whose is decided by the function that builds each part, never by a list here.
         """
         m = self.match
         views = {s: m.view(s) for s in seats if s is not None}
-        base = self.state(None, info, history=_MARKS["history"], seat_view=next(iter(views.values()), None))
-        view = base["view"]
-        for key in PRIVATE_FIELDS:
-            view[key] = _MARKS[key]
-        for key in _MESSAGE_PRIVATE:
-            base[key] = _MARKS[key]
-        text = json.dumps(base, ensure_ascii=False, separators=(",", ":"))
-        text = text.replace(_MARK_TEXT["history"], self._history(), 1)
+        public = public_view_json(next(iter(views.values()), None) or m.view(0))
+        public_text = _join(_encode(public), '{"history":' + self._history() + "}")
+        shared_text = _encode(self._shared(info))
         out: dict[int | None, str] = {}
         for seat in seats:
-            if seat is None:
-                parts = {"seat": "null", "hand": "[]", "own_declarations": "[]", "legal": "[]"}
-            else:
-                parts = private_fields_text(views[seat])
-            parts["you"] = _encode(self._you(seat))
-            parts["previous_deal"] = self._previous_text(seat)
-            parts["last_action"] = _encode(self._last(seat))
-            t = text
-            for key, value in parts.items():
-                t = t.replace(_MARK_TEXT[key], value, 1)
-            out[seat] = t
+            own = own_view(views[seat] if seat is not None else None)
+            view_text = _join(public_text, _encode(own))
+            out[seat] = _join(shared_text, '{"view":' + view_text + "}", _encode(self._personal(seat)))
         return out
 
     def _you(self, seat: int | None) -> dict[str, Any]:
@@ -365,60 +355,21 @@ class Table:
             return self._previous_cache[key]
         if self._previous_cache and next(iter(self._previous_cache))[0] != len(m.deals):
             self._previous_cache.clear()
-        ended = m.deals[-2]
-        prev = view_to_json(ended.view(0 if seat is None else seat), public=seat is None)
-        if seat is not None and ended.contract < 0:
-            # All passed: the last three cards were never dealt (R2.3, R3.6), so the seat
-            # saw only its first five; SeatView of a finished deal lists all eight.
-            prev["hand"] = [CARD_NAMES[c] for c in sorted(ended.dealt[seat][:5])]
-        prev.update(deal_index=len(m.deals) - 2, score=list(m.score), target=m.target, winner=None, history=[])
+        prev = with_rounding(finished_deal_view(m, len(m.deals) - 2, seat), m.deals[-2].result)
         self._previous_cache[key] = prev
         return prev
-
-    def _previous_text(self, seat: int | None) -> str:
-        prev = self._previous(seat)
-        if prev is None:
-            return "null"
-        key = (-len(self.match.deals), seat)  # the encoded text, cached next to the dict
-        text = self._previous_text_cache.get(key)
-        if text is None:
-            text = self._previous_text_cache[key] = _encode(prev)
-            if len(self._previous_text_cache) > 5:
-                self._previous_text_cache = {key: text}
-        return text
 
     def _last(self, seat: int | None) -> dict[str, Any] | None:
         if self.last_action is None:
             return None
         actor, action, bot = self.last_action
-        if DECLARE_BASE <= action and actor != seat:
-            # Only the kind of another seat's declaration is public until the deal ends (R7.5).
-            shown: dict[str, Any] = {"announce": decl.DECLARATIONS[action - DECLARE_BASE].kind}
-        else:
-            shown = action_to_json(action)
-        return {"seat": actor, "action": shown, "bot": bot}
+        return {"seat": actor, "action": seen_action(action, actor, seat), "bot": bot}
 
-    def state(
-        self, seat: int | None, info: dict[str, Any] | None = None, history: Any = None, seat_view: Any = None
-    ) -> dict[str, Any]:
-        """The ``state`` message for a seat (None: a spectator, whose view is public from ``seat_view``)."""
+    def state(self, seat: int | None, info: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The ``state`` message for a seat (None: a spectator)."""
         m = self.match
-        if seat_view is None:
-            seat_view = m.view(0 if seat is None else seat)
-        view = view_to_json(seat_view, public=seat is None, history=history)
-        deadline = None
-        if self.turn_deadline is not None:
-            deadline = max(0.0, round(self.turn_deadline - time.monotonic(), 1))
-        return {
-            "type": "state",
-            "seq": self.seq,
-            "table": info if info is not None else self.info(),
-            "you": self._you(seat),
-            "view": view,
-            "previous_deal": self._previous(seat),
-            "last_action": self._last(seat),
-            "deadline": deadline,
-        }
+        view = view_to_json(m.view(0 if seat is None else seat), seat)
+        return {**self._shared(info), "view": view, **self._personal(seat)}
 
     def broadcast(self) -> None:
         """Queue the current state for every connection, each with the view it may see."""
