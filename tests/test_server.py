@@ -467,3 +467,29 @@ def test_a_deal_result_carries_its_rounding_step() -> None:
                 assert r.points[team] == step["teams"][team]
         seen.add((r.outcome, r.multiplier > 1))
     assert {(MADE, False), (INSIDE, False)} <= seen
+
+
+@pytest.mark.parametrize("path,body,code,word", [
+    ("join", {"seat": 1, "colour": "red"}, "bad_request", "colour"),
+    ("join", {"seat": "1"}, "bad_request", "seat"),
+    ("join", {"seat": 9}, "bad_request", "seat"),
+    ("join", {"seat": True}, "bad_request", "seat"),
+    ("join", {"name": ["x"]}, "bad_request", "name"),
+    ("join", [1, 2], "bad_request", "object"),
+    ("leave", {"token": 5}, "bad_request", "token"),
+    ("leave", {"token": "x", "extra": 1}, "bad_request", "extra"),
+    ("action", {"token": "x"}, "bad_message", "action"),
+    ("action", {"token": "x", "action": {"call": "pass"}, "seq": "0"}, "bad_message", "seq"),
+    ("action", {"token": "x", "action": {"call": "pass"}, "when": 1}, "bad_message", "when"),
+    ("action", "pass", "bad_message", "object"),
+])
+def test_request_bodies_are_checked_by_their_models_and_name_the_field(
+    tmp_path: Path, path: str, body: Any, code: str, word: str
+) -> None:
+    """Every body is validated (unknown fields refused) before it reaches the table: a 400, never a 500."""
+    with make_client(tmp_path) as client:
+        table_id, _ = new_table(client, ["human", "human", "bot", "bot"])
+        r = client.post(f"/api/tables/{table_id}/{path}", json=body)
+        assert r.status_code == 400, r.text
+        err = r.json()["error"]
+        assert err["code"] == code and word in err["message"], err
