@@ -7,6 +7,7 @@ import asyncio
 import hashlib
 import hmac
 import secrets
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,7 +62,7 @@ class Seats:
     def __getitem__(self, s: int) -> Seat:
         return self.seats[s]
 
-    def __iter__(self) -> Any:
+    def __iter__(self) -> Iterator[Seat]:
         return iter(self.seats)
 
     def seat_of(self, token: Any) -> int | None:
