@@ -9,9 +9,8 @@ from .. import record as belot_record
 from ..cards import CARD_NAMES, parse_card
 from ..game import CHANCE, Match, deal_hands
 from ..record import Move, action_of, move_of
+from .settings import FINISHED
 from .storage import DealRow, Storage
-
-FINISHED = "finished"
 
 
 def deal_next(match: Match, seed: int) -> None:

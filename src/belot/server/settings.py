@@ -9,6 +9,7 @@ from typing import Any
 from ..bots import bot_names
 
 HUMAN = "human"
+WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"  # a table's status
 MAX_TARGET = 10_000
 MAX_NAME = 40
 
@@ -65,4 +66,4 @@ class Settings:
         )
 
 
-__all__ = ["HUMAN", "MAX_NAME", "MAX_TARGET", "Settings", "clean_name", "default_bot", "seat_kind"]
+__all__ = ["FINISHED", "HUMAN", "MAX_NAME", "MAX_TARGET", "PLAYING", "WAITING", "Settings", "clean_name", "default_bot", "seat_kind"]

@@ -28,13 +28,11 @@ from .messages import Messages
 from .protocol import ProtocolError, action_from_json
 from .requests import CreateTable
 from .seats import Connection, Seats
-from .settings import HUMAN, Settings, default_bot
+from .settings import FINISHED, HUMAN, PLAYING, WAITING, Settings, default_bot
 from .storage import Storage, StoredTable
 from .turns import Turns
 
 log = logging.getLogger("belot.server")
-
-WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
 
 
 class Table:

@@ -11,13 +11,12 @@ import time
 from typing import TYPE_CHECKING
 
 from .errors import TableError
+from .settings import PLAYING
 
 if TYPE_CHECKING:
     from .tables import Table
 
 log = logging.getLogger("belot.server")
-
-PLAYING = "playing"
 
 
 class Turns:
