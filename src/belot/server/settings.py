@@ -66,4 +66,7 @@ class Settings:
         )
 
 
-__all__ = ["FINISHED", "HUMAN", "MAX_NAME", "MAX_TARGET", "PLAYING", "WAITING", "Settings", "clean_name", "default_bot", "seat_kind"]
+__all__ = [
+    "FINISHED", "HUMAN", "MAX_NAME", "MAX_TARGET", "PLAYING", "WAITING", "Settings", "clean_name", "default_bot",
+    "seat_kind",
+]
