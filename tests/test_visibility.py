@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from server_helpers import cards_in
 
 from belot import declarations as decl
@@ -42,8 +44,12 @@ def test_public_part_and_own_part_are_apart_and_a_spectator_has_no_own_part() ->
     assert view_json(v, None)["hand"] == [] and len(view_json(v, 0)["hand"]) == 5  # R2.3
 
 
-def test_replay_steps_are_every_position_and_a_seats_steps_hide_the_others_cards() -> None:
-    m = random_match(7)
+@settings(max_examples=8, deadline=None)
+@given(st.integers(0, 2**32))
+def test_replay_steps_are_every_position_and_a_seats_steps_hide_the_others_cards(seed: int) -> None:
+    """Every position of every deal, once per action; a seat's steps show only its own cards and
+    the played ones, a spectator's only the played ones (R2.3, R7.5)."""
+    m = random_match(seed)
     open_steps = replay_steps(m)
     assert [len(s) for s in open_steps] == [len(d.actions) + 1 for d in m.deals]
     for d, steps in zip(m.deals, open_steps):
