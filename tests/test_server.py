@@ -57,7 +57,7 @@ def state(client: TestClient, table_id: str, token: str | None = None) -> dict[s
 def stored_actions(tmp_path: Path, table_id: str) -> int:
     stored = Storage(f"sqlite:///{tmp_path / 'belot.sqlite3'}").load(table_id)
     assert stored is not None
-    return len(stored.actions)
+    return len(stored.moves)
 
 
 # -- the wire format --------------------------------------------------------------------------
@@ -391,7 +391,7 @@ def test_unfinished_tables_restore_on_start_with_their_tokens(tmp_path: Path) ->
             legal = state(client, table_id, tokens[s])["view"]["legal"]
             client.post(f"/api/tables/{table_id}/action", json={"token": tokens[s], "action": rng.choice(legal)})
         before = {s: state(client, table_id, t) for s, t in tokens.items()}
-    # ...which a second restore (replaying from the seed, checked against the stored hands) agrees with.
+    # ...which a second restore (dealing the stored hands, replaying the stored moves) agrees with.
     with make_client(tmp_path) as client:
         for s, t in tokens.items():
             assert state(client, table_id, t)["view"] == before[s]["view"]
@@ -467,3 +467,29 @@ def test_a_deal_result_carries_its_rounding_step() -> None:
                 assert r.points[team] == step["teams"][team]
         seen.add((r.outcome, r.multiplier > 1))
     assert {(MADE, False), (INSIDE, False)} <= seen
+
+
+@pytest.mark.parametrize("path,body,code,word", [
+    ("join", {"seat": 1, "colour": "red"}, "bad_request", "colour"),
+    ("join", {"seat": "1"}, "bad_request", "seat"),
+    ("join", {"seat": 9}, "bad_request", "seat"),
+    ("join", {"seat": True}, "bad_request", "seat"),
+    ("join", {"name": ["x"]}, "bad_request", "name"),
+    ("join", [1, 2], "bad_request", "object"),
+    ("leave", {"token": 5}, "bad_request", "token"),
+    ("leave", {"token": "x", "extra": 1}, "bad_request", "extra"),
+    ("action", {"token": "x"}, "bad_message", "action"),
+    ("action", {"token": "x", "action": {"call": "pass"}, "seq": "0"}, "bad_message", "seq"),
+    ("action", {"token": "x", "action": {"call": "pass"}, "when": 1}, "bad_message", "when"),
+    ("action", "pass", "bad_message", "object"),
+])
+def test_request_bodies_are_checked_by_their_models_and_name_the_field(
+    tmp_path: Path, path: str, body: Any, code: str, word: str
+) -> None:
+    """Every body is validated (unknown fields refused) before it reaches the table: a 400, never a 500."""
+    with make_client(tmp_path) as client:
+        table_id, _ = new_table(client, ["human", "human", "bot", "bot"])
+        r = client.post(f"/api/tables/{table_id}/{path}", json=body)
+        assert r.status_code == 400, r.text
+        err = r.json()["error"]
+        assert err["code"] == code and word in err["message"], err

@@ -16,12 +16,58 @@ from .auction import call_name, parse_call
 from .cards import CARD_NAMES, parse_card
 from .contracts import CONTRACT_NAMES, Rules, UnsupportedOption
 from .errors import RecordError, RuleError
-from .game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, OVER, PLAY, Deal, Match
+from .game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, NUM_ACTIONS, OVER, PLAY, Deal, Match
 
 FORMAT = "belot-record/1"
 _TOP_FIELDS = {"format", "options", "players", "target", "deals"}
 _DEAL_FIELDS = {"dealer", "hands", "auction", "play"}
 _PLAY_FIELDS = {"card", "declare", "belote"}
+
+Move = str | dict[str, Any]
+"""One action in the record's notation: ``"JH"``, ``"pass"``, ``{"card": "QH", "belote": true}``,
+``{"declare": ["7C", "8C", "9C"]}``."""
+
+
+def move_of(action: int) -> Move:
+    """The record notation of one engine action, independent of the engine's action numbering.
+
+    >>> move_of(20), move_of(CALL_BASE)
+    ('JH', 'pass')
+    """
+    if 0 <= action < BELOTE_BASE:
+        return CARD_NAMES[action]
+    if action < CALL_BASE:
+        return {"card": CARD_NAMES[action - BELOTE_BASE], "belote": True}
+    if action < DECLARE_BASE:
+        return call_name(action - CALL_BASE)
+    if action < NUM_ACTIONS:
+        return {"declare": decl.card_list(action - DECLARE_BASE)}
+    raise ValueError(f"{action!r} is not an action")
+
+
+def action_of(move: Any) -> int:
+    """The engine action of a move in record notation (`move_of`'s inverse); ValueError names the fault."""
+    if isinstance(move, str):
+        try:
+            return parse_card(move)
+        except ValueError:
+            pass
+        try:
+            return CALL_BASE + parse_call(move)
+        except ValueError:
+            raise ValueError(f"{move!r} is neither a card nor a call") from None
+    if isinstance(move, dict) and set(move) == {"card", "belote"} and move["belote"] is True:
+        card = move["card"]
+        if not isinstance(card, str):
+            raise ValueError(f"{card!r} is not a card")
+        return BELOTE_BASE + parse_card(card)
+    if isinstance(move, dict) and set(move) == {"declare"} and isinstance(move["declare"], list):
+        cards = [parse_card(c) if isinstance(c, str) else _not_card(c) for c in move["declare"]]
+        found = decl.declaration_for_cards(cards)
+        if found is None:
+            raise ValueError(f"{' '.join(CARD_NAMES[c] for c in cards)} is not a declaration")
+        return DECLARE_BASE + found.id
+    raise ValueError(f"{move!r} is not a move (a card, a call, {{card, belote}} or {{declare}})")
 
 
 def loads(text: str) -> Match:
@@ -156,7 +202,7 @@ def _replay_play(match: Match, d: Deal, di: int, i: int, entry: Any) -> None:
         raise RecordError("declare must be a list of declarations, each a list of cards", di, where)
     try:
         if not isinstance(card_text, str):
-            raise ValueError(f"{card_text!r} is not a card")
+            raise ValueError(f"{card_text!r} is not a card")  # noqa: TRY004  (reported as a RecordError below)
         card = parse_card(card_text)
         if match.is_over or d.is_over:
             raise RuleError(f"{card_text} is played after the last trick", "R5.1")

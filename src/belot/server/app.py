@@ -25,9 +25,14 @@ from .. import i18n
 from ..bots import bot_names
 from ..errors import RecordError
 from ..record import results
+from ..visibility import replay_steps
+from .errors import TableError
 from .protocol import rounding_to_json
+from .requests import ActionRequest, CreateTable, JoinSeat, LeaveSeat, parse
+from .seats import Connection
+from .settings import default_bot
 from .storage import Storage
-from .tables import Connection, Lobby, Table, TableError, default_bot
+from .tables import Lobby, Table
 
 log = logging.getLogger("belot.server")
 
@@ -77,17 +82,15 @@ def create_app(
             raise TableError("no_table", f"there is no table {table_id!r}", 404)
         return table
 
-    async def body_of(request: Request) -> dict[str, Any]:
+    async def body_of(request: Request) -> Any:
+        """The decoded JSON body (an empty body is ``{}``); its fields are checked by `requests.parse`."""
         raw = await request.body()
         if not raw.strip():
             return {}
         try:
-            body = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError):
+            return json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
             raise TableError("bad_request", "the request body is not valid JSON", 400) from None
-        if not isinstance(body, dict):
-            raise TableError("bad_request", "the request body must be a JSON object", 400)
-        return body
 
     # -- pages --------------------------------------------------------------------------------
 
@@ -129,7 +132,7 @@ def create_app(
 
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request) -> dict[str, Any]:
-        table, seat, token = lobby.create(await body_of(request))
+        table, seat, token = lobby.create(parse(CreateTable, await body_of(request)))
         out: dict[str, Any] = {"table": table.info()}
         if token is not None:
             out.update(seat=seat, token=token)
@@ -149,18 +152,15 @@ def create_app(
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, request: Request) -> dict[str, Any]:
         table = table_or_404(table_id)
-        body = await body_of(request)
-        unknown = sorted(set(body) - {"seat", "name"})
-        if unknown:
-            raise TableError("bad_request", f"unknown field {unknown[0]!r}", 400)
-        seat, token = table.join(body.get("seat"), body.get("name"))
+        body = parse(JoinSeat, await body_of(request))
+        seat, token = table.join(body.seat, body.name)
         return {"table": table.info(), "seat": seat, "token": token}
 
     @app.post("/api/tables/{table_id}/leave")
     async def leave(table_id: str, request: Request) -> dict[str, Any]:
         table = table_or_404(table_id)
-        body = await body_of(request)
-        table.leave(body.get("token"))
+        body = parse(LeaveSeat, await body_of(request))
+        table.leave(body.token)
         return {"table": table.info()}
 
     @app.get("/api/tables/{table_id}/state")
@@ -176,16 +176,11 @@ def create_app(
     @app.post("/api/tables/{table_id}/action")
     async def action(table_id: str, request: Request) -> dict[str, Any]:
         table = table_or_404(table_id)
-        body = await body_of(request)
-        unknown = sorted(set(body) - {"token", "action", "seq"})
-        if unknown:
-            raise TableError("bad_message", f"unknown field {unknown[0]!r}", 400)
-        seat = table.seat_of(body.get("token"))
+        body = parse(ActionRequest, await body_of(request), "bad_message")
+        seat = table.seat_of(body.token)
         if seat is None:
             raise TableError("bad_token", "this token holds no seat of this table", 403)
-        if "action" not in body:
-            raise TableError("bad_message", "the body needs an \"action\"", 400)
-        table.submit(seat, body["action"], body.get("seq"))
+        table.submit(seat, body.action, body.seq)
         return table.state(seat)
 
     @app.get("/api/tables/{table_id}/record")
@@ -204,7 +199,7 @@ def create_app(
             rounding = rounding_to_json(r)
             if rounding is not None:
                 item["rounding"] = rounding
-        return {"table": table.info(), "record": doc, "results": res}
+        return {"table": table.info(), "record": doc, "results": res, "steps": replay_steps(table.match)}
 
     # -- websocket ----------------------------------------------------------------------------
 

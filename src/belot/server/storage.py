@@ -1,8 +1,11 @@
 """The server's database, behind one small interface (`Storage`), with SQLAlchemy Core.
 
-What is stored is the game itself: per table its settings and the seed of its shuffles, per seat
-who holds it (a hash of the secret token), the dealt hands of every deal, and the action log.
-A table's state is always derived from these by replaying the actions through the rules core.
+What is stored is the game as its record (belot-record/1): per table its settings, per seat who
+holds it (a hash of the secret token), the hands of every deal as dealt, and the action log in the
+record's notation (``"JH"``, ``"pass"``, ``{"declare": [...]}``; `belot.record.move_of`).  A
+table's state is always derived from these by dealing the stored hands and replaying the actions
+through the rules core; the seed only shuffles deals not yet dealt.  Older databases are brought
+up to date on open (`migrate`, with the steps of `migrations`).
 Every accepted action is written in its own transaction (`append_action`) before anyone hears
 of it.  The default database is SQLite (WAL journal: a committed action survives the server
 process being killed); any SQLAlchemy URL works, so PostgreSQL is a matter of the URL.
@@ -21,7 +24,10 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-SCHEMA_VERSION = 1
+from ..record import Move
+from .migrations import STEPS
+
+SCHEMA_VERSION = 2
 log = logging.getLogger("belot.server")
 
 metadata = sa.MetaData()
@@ -34,7 +40,7 @@ tables_table = sa.Table(
     "belot_tables", metadata,
     sa.Column("id", sa.String(32), primary_key=True),
     sa.Column("created", sa.Float, nullable=False),
-    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),  # shuffles the deals to come; never replayed
     sa.Column("settings", sa.Text, nullable=False),  # JSON: target, seats, names, substitute, turn_timer
     sa.Column("status", sa.String(16), nullable=False),
     sa.Column("record", sa.Text, nullable=True),  # the finished match's record (belot-record/1)
@@ -53,19 +59,19 @@ deals_table = sa.Table(
     sa.Column("dealer", sa.Integer, nullable=False),
     sa.Column("hands", sa.Text, nullable=False),  # JSON: four lists of card names, in dealing order
 )
-actions_table = sa.Table(
-    "belot_actions", metadata,
+moves_table = sa.Table(
+    "belot_moves", metadata,
     sa.Column("table_id", sa.String(32), sa.ForeignKey("belot_tables.id"), primary_key=True),
     sa.Column("seq", sa.Integer, primary_key=True),
     sa.Column("seat", sa.Integer, nullable=False),
-    sa.Column("action", sa.Integer, nullable=False),  # the engine action (belot.game)
+    sa.Column("move", sa.Text, nullable=False),  # JSON: the action in record notation (belot.record.move_of)
     sa.Column("bot", sa.Boolean, nullable=False),
     sa.Column("at", sa.Float, nullable=False),
 )
 
 
 # Built once: constructing a statement per action costs more than executing it.
-_INSERT_ACTION = sa.insert(actions_table)
+_INSERT_MOVE = sa.insert(moves_table)
 
 
 @dataclass
@@ -86,7 +92,7 @@ class StoredTable:
     status: str
     seats: dict[int, tuple[str | None, str | None]]  # seat -> (token hash, name)
     deals: list[DealRow] = field(default_factory=list)
-    actions: list[tuple[int, int, bool]] = field(default_factory=list)  # (seat, action, bot) by seq
+    moves: list[tuple[int, Move, bool]] = field(default_factory=list)  # (seat, move, bot) by seq
     record: str | None = None
 
 
@@ -161,7 +167,10 @@ class Storage:
                 raise StorageError(
                     f"the database has schema version {version}, newer than this belot ({SCHEMA_VERSION})"
                 )
-            # Future migrations go here: `if version < 2: ...` each in this transaction.
+            if row is not None:
+                for step in range(version + 1, SCHEMA_VERSION + 1):
+                    log.info("migrating the database to schema version %d", step)
+                    STEPS[step](c)
             if row is None:
                 c.execute(sa.insert(meta_table).values(key="schema_version", value=str(SCHEMA_VERSION)))
             elif version < SCHEMA_VERSION:
@@ -206,21 +215,23 @@ class Storage:
         table_id: str,
         seq: int,
         seat: int,
-        action: int,
+        move: Move,
         bot: bool,
         new_deals: Sequence[DealRow] = (),
         status: str | None = None,
         record: str | None = None,
     ) -> None:
-        """One accepted action, with the deal it caused to be dealt and the status it set, atomically.
+        """One accepted action (in record notation), with the deal it caused to be dealt and the status
+        it set, atomically.
 
         The primary key (table, seq) makes a second writer of the same step fail instead of forking
         the history.
         """
         c = self._hot()
         with c.begin():
-            c.execute(_INSERT_ACTION, {
-                "table_id": table_id, "seq": seq, "seat": seat, "action": action, "bot": bot, "at": time.time(),
+            c.execute(_INSERT_MOVE, {
+                "table_id": table_id, "seq": seq, "seat": seat, "move": json.dumps(move), "bot": bot,
+                "at": time.time(),
             })
             if new_deals:
                 c.execute(sa.insert(deals_table), [
@@ -264,17 +275,17 @@ class Storage:
                     sa.select(deals_table).where(deals_table.c.table_id == table_id).order_by(deals_table.c.deal_index)
                 )
             ]
-            actions = [
-                (r.seat, r.action, bool(r.bot))
+            moves = [
+                (r.seat, json.loads(r.move), bool(r.bot))
                 for r in c.execute(
-                    sa.select(actions_table.c.seq, actions_table.c.seat, actions_table.c.action, actions_table.c.bot)
-                    .where(actions_table.c.table_id == table_id)
-                    .order_by(actions_table.c.seq)
+                    sa.select(moves_table.c.seq, moves_table.c.seat, moves_table.c.move, moves_table.c.bot)
+                    .where(moves_table.c.table_id == table_id)
+                    .order_by(moves_table.c.seq)
                 )
             ]
         return StoredTable(
             id=t.id, created=t.created, seed=t.seed, settings=json.loads(t.settings), status=t.status,
-            seats=seats, deals=deals, actions=actions, record=t.record,
+            seats=seats, deals=deals, moves=moves, record=t.record,
         )
 
 

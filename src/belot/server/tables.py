@@ -1,193 +1,42 @@
-"""Live tables: the match of each table, who holds its seats, its connections, bots and timers.
+"""Live tables: each table's match, put together from pieces of one job each, and the lobby.
 
 A `Table` is a thin layer over `belot.game.Match`: it checks *who* may act (the token of the seat
-to move), lets the rules core decide *what* may be done (`Match.apply`), stores every accepted
-action before telling anyone (`Storage.append_action`), then sends each connection the view it is
-entitled to (`protocol.view_to_json`).  Every change of state happens in plain synchronous code
-between two awaits, so on the single event loop no two changes interleave and no lock is needed.
-
-Bots play bot seats, human seats nobody holds, and players away longer than the grace period
-(or out of time on the turn timer), always through the seat's view, with a short delay.
+to move, `seats.Seats`), lets the rules core decide *what* may be done (`Match.apply`, through
+`gamelog.GameLog.advance`), stores every accepted action before telling anyone
+(`GameLog.append`), then sends each connection the view it is entitled to (`messages.Messages`,
+projected by `belot.visibility`); `turns.Turns` lets bots move and runs the timers.  Every change
+of state happens in plain synchronous code between two awaits, so on the single event loop no two
+changes interleave and no lock is needed.
 """
 
 from __future__ import annotations
 
-import asyncio
-import hashlib
-import hmac
 import json
 import logging
-import random
 import secrets
-import time
-from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from .. import declarations as decl
 from .. import record as belot_record
-from ..bots import Bot, bot_names, make_bot
-from ..cards import CARD_NAMES
 from ..errors import RuleError
-from ..game import AUCTION, DECLARE_BASE, Match
-from .protocol import (
-    PRIVATE_FIELDS,
-    ProtocolError,
-    action_from_json,
-    action_to_json,
-    history_to_json,
-    private_fields_text,
-    view_to_json,
-)
-from .storage import DealRow, Storage, StoredTable
+from ..game import Match
+from ..record import action_of
+from .errors import TableError
+from .gamelog import GameLog, deal_row, new_match, replay_stored
+from .messages import Messages
+from .protocol import ProtocolError, action_from_json
+from .requests import CreateTable
+from .seats import Connection, Seats
+from .settings import FINISHED, HUMAN, PLAYING, WAITING, Settings, default_bot
+from .storage import Storage, StoredTable
+from .turns import Turns
 
 log = logging.getLogger("belot.server")
 
-WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
-HUMAN = "human"
-# Placeholders of the parts of a state message encoded apart (see Table.encode_states).
-_MESSAGE_PRIVATE = ("you", "previous_deal", "last_action")
-_MARKS = {k: f"\u0000{k}\u0000" for k in ("history", *PRIVATE_FIELDS, *_MESSAGE_PRIVATE)}
-_MARK_TEXT = {k: json.dumps(v) for k, v in _MARKS.items()}
-
-
-def _encode(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-MAX_TARGET = 10_000
-MAX_NAME = 40
-
-
-def default_bot() -> str:
-    """The strongest registered bot that answers quickly, else the random bot."""
-    names = bot_names()
-    for preferred in ("heuristic", "random"):
-        if preferred in names:
-            return f"bot:{preferred}"
-    return f"bot:{names[0]}"
-
-
-class TableError(Exception):
-    """A refused request: ``code`` from docs/protocol.md, an English ``message``, the HTTP status."""
-
-    def __init__(self, code: str, message: str, status: int = 409, rule: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
-        self.rule = rule
-
-    def to_json(self, seq: int | None = None) -> dict[str, Any]:
-        return {"type": "error", "code": self.code, "message": self.message, "rule": self.rule, "seq": seq}
-
-
-@dataclass
-class Settings:
-    target: int = 151
-    seats: list[str] = field(default_factory=lambda: [HUMAN, default_bot(), default_bot(), default_bot()])
-    names: list[str | None] = field(default_factory=lambda: [None] * 4)
-    substitute: str = field(default_factory=default_bot)
-    turn_timer: float | None = None
-
-    @classmethod
-    def parse(cls, body: dict[str, Any]) -> Settings:
-        """Settings from a create-table request; TableError (bad_request) names the faulty field."""
-        s = cls()
-        known = {"target", "seats", "names", "substitute", "turn_timer", "seat", "name"}
-        unknown = sorted(set(body) - known)
-        if unknown:
-            raise TableError("bad_request", f"unknown field {unknown[0]!r}", 400)
-        if "target" in body:
-            t = body["target"]
-            if not isinstance(t, int) or isinstance(t, bool) or not 1 <= t <= MAX_TARGET:
-                raise TableError("bad_request", f"target must be a whole number 1-{MAX_TARGET}, not {t!r}", 400)
-            s.target = t
-        if "seats" in body:
-            seats = body["seats"]
-            if not isinstance(seats, list) or len(seats) != 4:
-                raise TableError("bad_request", "seats must be a list of four entries (\"human\" or \"bot:NAME\")", 400)
-            s.seats = [_seat_kind(x) for x in seats]
-        if "names" in body:
-            names = body["names"]
-            if not isinstance(names, list) or len(names) != 4:
-                raise TableError("bad_request", "names must be a list of four names (or nulls)", 400)
-            s.names = [_name(n) for n in names]
-        if "substitute" in body:
-            sub = _seat_kind(body["substitute"])
-            if sub == HUMAN:
-                raise TableError("bad_request", "substitute must be a bot level such as \"bot:random\"", 400)
-            s.substitute = sub
-        if body.get("turn_timer") is not None:
-            tt = body["turn_timer"]
-            if not isinstance(tt, (int, float)) or isinstance(tt, bool) or not 1 <= tt <= 3600:
-                raise TableError("bad_request", f"turn_timer must be seconds 1-3600 or null, not {tt!r}", 400)
-            s.turn_timer = float(tt)
-        return s
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "target": self.target, "seats": self.seats, "names": self.names,
-            "substitute": self.substitute, "turn_timer": self.turn_timer,
-        }
-
-
-def _seat_kind(x: Any) -> str:
-    if x == HUMAN:
-        return HUMAN
-    if x == "bot":
-        return default_bot()
-    if isinstance(x, str) and x.startswith("bot:") and x.removeprefix("bot:") in bot_names():
-        return x
-    known = ", ".join(f"bot:{n}" for n in bot_names())
-    raise TableError("bad_request", f"{x!r} is neither \"human\" nor a bot level ({known})", 400)
-
-
-def _name(n: Any) -> str | None:
-    if n is None:
-        return None
-    if not isinstance(n, str) or not n.strip() or len(n) > MAX_NAME or any(ord(ch) < 32 for ch in n):
-        raise TableError(
-            "bad_request", f"a name must be a non-empty string of at most {MAX_NAME} printable characters", 400
-        )
-    return n.strip()
-
-
-def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-@dataclass(eq=False)
-class Connection:
-    """One websocket: the seat it plays (None for a spectator) and its outgoing queue of JSON texts.
-
-    ``None`` in the queue tells the sender to close the socket (the seat was given up).
-    """
-
-    seat: int | None
-    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
-
-
-@dataclass
-class Seat:
-    kind: str  # "human" or a bot level
-    token_hash: str | None = None
-    name: str | None = None
-    connections: set[Connection] = field(default_factory=set)
-    away: bool = False  # a taken human seat whose player has been gone longer than the grace period
-    grace_task: asyncio.Task[None] | None = None
-    bot: Bot | None = None
-
-    @property
-    def is_human(self) -> bool:
-        return self.kind == HUMAN
-
-    @property
-    def taken(self) -> bool:
-        return not self.is_human or self.token_hash is not None
-
 
 class Table:
-    """One table: the live match, its seats and connections."""
+    """One table: the live match and the pieces that seat, store, schedule and tell."""
 
     def __init__(
         self, lobby: Lobby, table_id: str, seed: int, settings: Settings, match: Match,
@@ -201,60 +50,18 @@ class Table:
         self.created = created
         self.status = status
         self.seq = 0  # actions applied in the whole match
-        self.seats = [Seat(kind) for kind in settings.seats]
-        self.spectators: set[Connection] = set()
         self.last_action: tuple[int, int, bool] | None = None  # (seat, action, by a bot)
-        self.turn_deadline: float | None = None
-        self._pending: asyncio.Task[None] | None = None  # the bot turn or turn timer waiting
-        self._pending_key: tuple[int, int, bool] | None = None  # (seq, seat, by a bot) it is for
-        self._history_cache: tuple[int, str] = (-1, "")
-        self._previous_cache: dict[tuple[int, int | None], dict[str, Any]] = {}
-        self._previous_text_cache: dict[tuple[int, int | None], str] = {}
+        self.seats = Seats(settings)
+        self.log = GameLog(lobby.storage, table_id, seed)
+        self.turns = Turns(self, lobby.bot_delay, lobby.grace)
+        self.messages = Messages(self)
 
-    # -- who is who -------------------------------------------------------------------------------
+    # -- what the routes ask -------------------------------------------------------------------------
 
-    def seat_of(self, token: str | None) -> int | None:
-        if not token or not isinstance(token, str):
-            return None
-        h = _hash(token)
-        for s, seat in enumerate(self.seats):
-            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, h):
-                return s
-        return None
-
-    def bot_playing(self, s: int) -> bool:
-        seat = self.seats[s]
-        return not seat.is_human or seat.token_hash is None or seat.away
-
-    def _bot_for(self, s: int) -> Bot:
-        seat = self.seats[s]
-        if seat.bot is None:
-            name = seat.kind if not seat.is_human else self.settings.substitute
-            # Not derived from the table's seed: a bot's choices must not hint at the shuffles.
-            seat.bot = make_bot(name, seed=secrets.randbits(32))
-        return seat.bot
-
-    def players(self) -> list[str]:
-        out = []
-        for s, seat in enumerate(self.seats):
-            out.append(seat.kind if not seat.is_human else seat.name or self.settings.names[s] or f"seat {s}")
-        return out
-
-    # -- JSON --------------------------------------------------------------------------------------
+    def seat_of(self, token: Any) -> int | None:
+        return self.seats.seat_of(token)
 
     def info(self) -> dict[str, Any]:
-        seats = []
-        for s, seat in enumerate(self.seats):
-            human = seat.is_human
-            seats.append({
-                "seat": s,
-                "kind": HUMAN if human else "bot",
-                "bot": None if human else seat.kind,
-                "name": (seat.name or self.settings.names[s]) if human else seat.kind,
-                "taken": seat.taken,
-                "connected": bool(seat.connections) if human else True,
-                "bot_playing": self.bot_playing(s),
-            })
         return {
             "id": self.id,
             "status": self.status,
@@ -262,190 +69,62 @@ class Table:
             "turn_timer": self.settings.turn_timer,
             "substitute": self.settings.substitute,
             "created": self.created,
-            "seats": seats,
+            "seats": self.seats.info(),
             "score": list(self.match.score),
             "winner": self.match.winner,
             "seq": self.seq,
             "links": {"table": f"/t/{self.id}", "replay": f"/replay/{self.id}"},
         }
 
-    def _history(self) -> str:
-        """The view's ``history`` as JSON text, encoded once per finished deal (it is in every message)."""
-        n = len(self.match.results)
-        if self._history_cache[0] != n:
-            text = json.dumps(history_to_json(tuple(self.match.results)), separators=(",", ":"))
-            self._history_cache = (n, text)
-        return self._history_cache[1]
+    def state(self, seat: int | None, info: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The ``state`` message for a seat (None: a spectator)."""
+        return self.messages.state(seat, info)
 
     def encode_state(self, seat: int | None, info: dict[str, Any] | None = None) -> str:
         """The ``state`` message of one seat (None: a spectator) as JSON text."""
-        return self.encode_states([seat], info)[seat]
+        return self.messages.encode_state(seat, info)
 
-    def encode_states(self, seats: list[int | None], info: dict[str, Any] | None = None) -> dict[int | None, str]:
-        """The ``state`` messages of several seats as JSON text, equal to `state` for each.
+    def record(self) -> dict[str, Any]:
+        if not self.match.is_over:
+            raise TableError(
+                "in_progress", "the match is not finished; its record, which holds every hand, is published when it ends"
+            )
+        return belot_record.to_json(self.match, self.seats.players())
 
-        Most of a message is public and the same for everyone, so it is encoded once with
-        placeholders, and each seat's own fields are spliced in as text built from cached pieces
-        (the history is encoded once per deal): a broadcast costs one big encoding, not five.
-        """
-        m = self.match
-        views = {s: m.view(s) for s in seats if s is not None}
-        base = self.state(None, info, history=_MARKS["history"], seat_view=next(iter(views.values()), None))
-        view = base["view"]
-        for key in PRIVATE_FIELDS:
-            view[key] = _MARKS[key]
-        for key in _MESSAGE_PRIVATE:
-            base[key] = _MARKS[key]
-        text = json.dumps(base, ensure_ascii=False, separators=(",", ":"))
-        text = text.replace(_MARK_TEXT["history"], self._history(), 1)
-        out: dict[int | None, str] = {}
-        for seat in seats:
-            if seat is None:
-                parts = {"seat": "null", "hand": "[]", "own_declarations": "[]", "legal": "[]"}
-            else:
-                parts = private_fields_text(views[seat])
-            parts["you"] = _encode(self._you(seat))
-            parts["previous_deal"] = self._previous_text(seat)
-            parts["last_action"] = _encode(self._last(seat))
-            t = text
-            for key, value in parts.items():
-                t = t.replace(_MARK_TEXT[key], value, 1)
-            out[seat] = t
-        return out
+    def schedule(self) -> None:
+        self.turns.schedule()
 
-    def _you(self, seat: int | None) -> dict[str, Any]:
-        name = None if seat is None else self.seats[seat].name or self.settings.names[seat]
-        return {"seat": seat, "name": name}
-
-    def _previous(self, seat: int | None) -> dict[str, Any] | None:
-        """The finished previous deal as ``seat`` may see it, while the current deal is in its auction."""
-        m = self.match
-        if len(m.deals) < 2 or m.deals[-1].phase != AUCTION:
-            return None
-        key = (len(m.deals), seat)  # a finished deal never changes: build it once per seat
-        if key in self._previous_cache:
-            return self._previous_cache[key]
-        if self._previous_cache and next(iter(self._previous_cache))[0] != len(m.deals):
-            self._previous_cache.clear()
-        ended = m.deals[-2]
-        prev = view_to_json(ended.view(0 if seat is None else seat), public=seat is None)
-        if seat is not None and ended.contract < 0:
-            # All passed: the last three cards were never dealt (R2.3, R3.6), so the seat
-            # saw only its first five; SeatView of a finished deal lists all eight.
-            prev["hand"] = [CARD_NAMES[c] for c in sorted(ended.dealt[seat][:5])]
-        prev.update(deal_index=len(m.deals) - 2, score=list(m.score), target=m.target, winner=None, history=[])
-        self._previous_cache[key] = prev
-        return prev
-
-    def _previous_text(self, seat: int | None) -> str:
-        prev = self._previous(seat)
-        if prev is None:
-            return "null"
-        key = (-len(self.match.deals), seat)  # the encoded text, cached next to the dict
-        text = self._previous_text_cache.get(key)
-        if text is None:
-            text = self._previous_text_cache[key] = _encode(prev)
-            if len(self._previous_text_cache) > 5:
-                self._previous_text_cache = {key: text}
-        return text
-
-    def _last(self, seat: int | None) -> dict[str, Any] | None:
-        if self.last_action is None:
-            return None
-        actor, action, bot = self.last_action
-        if DECLARE_BASE <= action and actor != seat:
-            # Only the kind of another seat's declaration is public until the deal ends (R7.5).
-            shown: dict[str, Any] = {"announce": decl.DECLARATIONS[action - DECLARE_BASE].kind}
-        else:
-            shown = action_to_json(action)
-        return {"seat": actor, "action": shown, "bot": bot}
-
-    def state(
-        self, seat: int | None, info: dict[str, Any] | None = None, history: Any = None, seat_view: Any = None
-    ) -> dict[str, Any]:
-        """The ``state`` message for a seat (None: a spectator, whose view is public from ``seat_view``)."""
-        m = self.match
-        if seat_view is None:
-            seat_view = m.view(0 if seat is None else seat)
-        view = view_to_json(seat_view, public=seat is None, history=history)
-        deadline = None
-        if self.turn_deadline is not None:
-            deadline = max(0.0, round(self.turn_deadline - time.monotonic(), 1))
-        return {
-            "type": "state",
-            "seq": self.seq,
-            "table": info if info is not None else self.info(),
-            "you": self._you(seat),
-            "view": view,
-            "previous_deal": self._previous(seat),
-            "last_action": self._last(seat),
-            "deadline": deadline,
-        }
-
-    def broadcast(self) -> None:
-        """Queue the current state for every connection, each with the view it may see."""
-        targets: list[int | None] = [s for s, seat in enumerate(self.seats) if seat.connections]
-        if self.spectators:
-            targets.append(None)
-        if not targets:
-            return
-        texts = self.encode_states(targets)
-        for s, seat in enumerate(self.seats):
-            for c in seat.connections:
-                c.queue.put_nowait(texts[s])
-        for c in self.spectators:
-            c.queue.put_nowait(texts[None])
-
-    # -- connections -------------------------------------------------------------------------------
+    # -- connections ---------------------------------------------------------------------------------
 
     def connect(self, conn: Connection) -> None:
         if conn.seat is None:
-            self.spectators.add(conn)
+            self.seats.spectators.add(conn)
             conn.queue.put_nowait(self.encode_state(None))
             return
         seat = self.seats[conn.seat]
         seat.connections.add(conn)
-        if seat.grace_task is not None:
-            seat.grace_task.cancel()
-            seat.grace_task = None
+        self.turns.stop_grace(conn.seat)
         seat.away = False
-        self.broadcast()
-        self.schedule()
+        self.messages.broadcast()
+        self.turns.schedule()
 
     def disconnect(self, conn: Connection) -> None:
         if conn.seat is None:
-            self.spectators.discard(conn)
+            self.seats.spectators.discard(conn)
             self._evict_if_done()
             return
         seat = self.seats[conn.seat]
         seat.connections.discard(conn)
         if not seat.connections and seat.token_hash is not None and self.status != FINISHED:
-            self._start_grace(conn.seat)
-        self.broadcast()
+            self.turns.start_grace(conn.seat)
+        self.messages.broadcast()
         self._evict_if_done()
 
     def _evict_if_done(self) -> None:
         """A finished table nobody watches leaves memory; `Lobby.get` reloads it from storage on demand."""
-        if self.status == FINISHED and not self.spectators and not any(s.connections for s in self.seats):
+        if self.status == FINISHED and not self.seats.watched():
             self.close()
             self.lobby.tables.pop(self.id, None)
-
-    def _start_grace(self, s: int) -> None:
-        seat = self.seats[s]
-        if seat.grace_task is not None:
-            seat.grace_task.cancel()
-        seat.grace_task = asyncio.get_running_loop().create_task(self._grace(s, seat.token_hash))
-
-    async def _grace(self, s: int, token_hash: str | None) -> None:
-        await asyncio.sleep(self.lobby.grace)
-        seat = self.seats[s]
-        if seat.connections or seat.token_hash != token_hash:
-            return
-        seat.away = True
-        seat.grace_task = None
-        log.info("table %s: seat %d away, its substitute bot plays", self.id, s)
-        self.broadcast()
-        self.schedule()
 
     def handle_text(self, conn: Connection, text: str | None) -> dict[str, Any] | None:
         """One client message; the reply for this connection only (an error or pong), if any."""
@@ -476,7 +155,7 @@ class Table:
             return e.to_json(self.seq)
         return None
 
-    # -- actions -----------------------------------------------------------------------------------
+    # -- actions -------------------------------------------------------------------------------------
 
     def submit(self, seat: int | None, action_json: Any, seq: Any = None) -> None:
         """A person's action for ``seat``; TableError (and nothing changed) when it is refused."""
@@ -497,29 +176,21 @@ class Table:
         to_move = self.match.current_player
         if seat != to_move:
             raise TableError("not_your_turn", f"it is seat {to_move}'s turn, not seat {seat}'s", 409)
-        self._commit(seat, action, bot=False)
+        self.commit(seat, action, bot=False)
         s = self.seats[seat]
         if s.away or (not s.connections and s.grace_task is None):
             # An action is a sign of life: the player is back (e.g. over HTTP, without a socket).
             s.away = False
-            self._start_grace(seat)
+            self.turns.start_grace(seat)
 
-    def _commit(self, seat: int, action: int, bot: bool) -> None:
+    def commit(self, seat: int, action: int, bot: bool) -> None:
         """Apply through the rules core on a copy, store it, then make it the state and tell everyone."""
-        trial = self.match.clone()
         try:
-            trial.apply(action)
+            trial = self.log.advance(self.match, action)
         except RuleError as e:
             raise TableError("illegal", str(e), 409, e.rule) from None
-        new_deals = [
-            DealRow(i, d.dealer, [[CARD_NAMES[c] for c in h] for h in d.dealt])
-            for i, d in enumerate(trial.deals)
-            if i >= len(self.match.deals)
-        ]
-        status = FINISHED if trial.is_over else None
-        text = belot_record.dumps(trial, self.players()) if trial.is_over else None
         try:
-            self.lobby.storage.append_action(self.id, self.seq, seat, action, bot, new_deals, status, text)
+            status = self.log.append(self.seq, seat, action, bot, self.match, trial, self.seats.players())
         except SQLAlchemyError as e:  # not stored, so not played: the state stays as it was
             log.error("table %s: cannot store action %d: %s", self.id, self.seq, e)
             raise TableError("storage_error", "the action could not be stored; nothing changed, try again", 503) from None
@@ -528,39 +199,29 @@ class Table:
         if status is not None:
             self.status = status
         self.last_action = (seat, action, bot)
-        self.turn_deadline = None
-        self.schedule()
-        self.broadcast()
+        self.turns.moved()
+        self.turns.schedule()
+        self.messages.broadcast()
         self._evict_if_done()
 
-    # -- seats -------------------------------------------------------------------------------------
+    # -- seats ---------------------------------------------------------------------------------------
 
-    def join(self, seat: int | None, name: Any) -> tuple[int, str]:
-        name = _name(name)
+    def join(self, seat: int | None, name: str | None) -> tuple[int, str]:
+        """Give a human seat (None: the first free one) to a new token; the match starts when the last
+        human seat is taken.  ``name`` is already checked (`requests.JoinSeat`)."""
         if self.status == FINISHED:
             raise TableError("match_over", "the match is over", 409)
-        if seat is None:
-            free = [s for s, st in enumerate(self.seats) if st.is_human and st.token_hash is None]
-            if not free:
-                raise TableError("table_full", "every human seat of this table is taken", 409)
-            seat = free[0]
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
-            raise TableError("bad_request", f"seat must be 0-3, not {seat!r}", 400)
+        seat = self.seats.choose(seat)
+        token, token_hash = self.seats.new_token()
+        new_status = PLAYING if self.status == WAITING and self.seats.all_taken_but(seat) else None
+        self.log.set_seat(seat, token_hash, name, new_status)
         st = self.seats[seat]
-        if not st.is_human:
-            raise TableError("not_human_seat", f"seat {seat} is played by {st.kind}", 409)
-        if st.token_hash is not None:
-            raise TableError("seat_taken", f"seat {seat} is taken", 409)
-        token = secrets.token_urlsafe(24)
-        starts = self.status == WAITING and all(x.taken for i, x in enumerate(self.seats) if i != seat)
-        new_status = PLAYING if starts else None
-        self.lobby.storage.set_seat(self.id, seat, _hash(token), name, new_status)
-        st.token_hash, st.name, st.away = _hash(token), name, False
+        st.token_hash, st.name, st.away = token_hash, name, False
         if new_status is not None:
             self.status = new_status
-        self._start_grace(seat)  # until a socket connects, the grace period runs
-        self.broadcast()
-        self.schedule()
+        self.turns.start_grace(seat)  # until a socket connects, the grace period runs
+        self.messages.broadcast()
+        self.turns.schedule()
         return seat, token
 
     def leave(self, token: Any) -> None:
@@ -568,93 +229,24 @@ class Table:
         if seat is None:
             raise TableError("bad_token", "this token holds no seat of this table", 403)
         st = self.seats[seat]
-        self.lobby.storage.set_seat(self.id, seat, None, None)
+        self.log.set_seat(seat, None, None)
         st.token_hash, st.name, st.away = None, None, False
-        if st.grace_task is not None:
-            st.grace_task.cancel()
-            st.grace_task = None
+        self.turns.stop_grace(seat)
         gone = TableError("bad_token", "you left this seat").to_json(self.seq)
         for c in st.connections:
             c.queue.put_nowait(json.dumps(gone))
             c.queue.put_nowait(None)
         st.connections.clear()
-        self.broadcast()
-        self.schedule()
-
-    # -- bots and timers ---------------------------------------------------------------------------
-
-    def schedule(self) -> None:
-        """After any change: let a bot move, or start the turn timer, for the seat to move.
-
-        A change that leaves the same seat to move in the same way (someone connecting, say)
-        keeps what is already waiting, so reconnecting never restarts a turn timer.
-        """
-        key: tuple[int, int, bool] | None = None
-        if self.status == PLAYING and not self.match.is_over and self.match.current_player >= 0:
-            s = self.match.current_player
-            if self.bot_playing(s):
-                key = (self.seq, s, True)
-            elif self.settings.turn_timer is not None:
-                key = (self.seq, s, False)
-        pending = self._pending
-        current = asyncio.current_task()
-        if key is not None and key == self._pending_key and pending is not None and not pending.done() \
-                and pending is not current:
-            return
-        if pending is not None and not pending.done() and pending is not current:
-            pending.cancel()
-        self._pending, self._pending_key, self.turn_deadline = None, key, None
-        if key is None:
-            return
-        seq, s, bot = key
-        loop = asyncio.get_running_loop()
-        if bot:
-            self._pending = loop.create_task(self._bot_turn(s, seq, self.lobby.bot_delay))
-        else:
-            # On expiry the seat's substitute bot makes this one action (unless it is cancelled).
-            assert self.settings.turn_timer is not None
-            self.turn_deadline = time.monotonic() + self.settings.turn_timer
-            self._pending = loop.create_task(self._bot_turn(s, seq, self.settings.turn_timer))
-
-    async def _bot_turn(self, s: int, seq: int, delay: float) -> None:
-        await asyncio.sleep(delay)
-        if self.seq != seq or self.status != PLAYING:
-            return
-        view = self.match.view(s)
-        bot = self._bot_for(s)
-        try:
-            # In a worker thread, so that a slow bot does not hold up the other tables.
-            action = await asyncio.to_thread(bot.act, view)
-        except Exception:  # a faulty bot must not stop the table: fall back to the first legal action
-            log.exception("table %s: bot %s failed on seat %d", self.id, bot.name, s)
-            action = view.legal_actions[0]
-        if self.seq != seq or self.status != PLAYING:
-            return  # the state moved on while the bot thought
-        try:
-            self._commit(s, action, bot=True)
-        except TableError as e:
-            log.error("table %s: bot %s chose an illegal action: %s", self.id, bot.name, e.message)
-            self._commit(s, view.legal_actions[0], bot=True)
+        self.messages.broadcast()
+        self.turns.schedule()
 
     def close(self) -> None:
-        if self._pending is not None:
-            self._pending.cancel()
+        self.turns.close()
         for seat in self.seats:
-            if seat.grace_task is not None:
-                seat.grace_task.cancel()
             for c in seat.connections:
                 c.queue.put_nowait(None)
-        for c in self.spectators:
+        for c in self.seats.spectators:
             c.queue.put_nowait(None)
-
-    # -- records -----------------------------------------------------------------------------------
-
-    def record(self) -> dict[str, Any]:
-        if not self.match.is_over:
-            raise TableError(
-                "in_progress", "the match is not finished; its record, which holds every hand, is published when it ends"
-            )
-        return belot_record.to_json(self.match, self.players())
 
 
 class Lobby:
@@ -666,30 +258,20 @@ class Lobby:
         self.grace = grace
         self.tables: dict[str, Table] = {}
 
-    def create(self, body: dict[str, Any]) -> tuple[Table, int | None, str | None]:
-        settings = Settings.parse(body)
-        join_seat = body.get("seat")
-        join_name = body.get("name")
-        if join_seat is not None:
-            if not isinstance(join_seat, int) or isinstance(join_seat, bool) or not 0 <= join_seat <= 3:
-                raise TableError("bad_request", f"seat must be 0-3, not {join_seat!r}", 400)
-            if settings.seats[join_seat] != HUMAN:
-                raise TableError("bad_request", f"seat {join_seat} is not a human seat", 400)
-            _name(join_name)
+    def create(self, request: CreateTable) -> tuple[Table, int | None, str | None]:
+        settings = request.settings()
         seed = secrets.randbits(62)
-        match = Match(target=settings.target, rng=random.Random(seed))
+        match = new_match(settings.target, seed)
         table_id = secrets.token_hex(5)
-        d = match.deals[0]
         status = PLAYING if HUMAN not in settings.seats else WAITING
-        first = DealRow(0, d.dealer, [[CARD_NAMES[c] for c in h] for h in d.dealt])
-        created = self.storage.create_table(table_id, seed, settings.to_json(), status, first)
+        created = self.storage.create_table(table_id, seed, settings.to_json(), status, deal_row(match, 0))
         table = Table(self, table_id, seed, settings, match, created, status)
         self.tables[table_id] = table
-        token = None
-        if join_seat is not None:
-            join_seat, token = table.join(join_seat, join_name)
+        seat, token = request.seat, None
+        if seat is not None:
+            seat, token = table.join(seat, request.name)
         table.schedule()
-        return table, join_seat, token
+        return table, seat, token
 
     def get(self, table_id: str) -> Table | None:
         table = self.tables.get(table_id)
@@ -710,44 +292,30 @@ class Lobby:
         for table in self.tables.values():
             for s, seat in enumerate(table.seats):
                 if seat.token_hash is not None:
-                    table._start_grace(s)  # nobody is connected yet after a restart
+                    table.turns.start_grace(s)  # nobody is connected yet after a restart
             table.schedule()
         return n
 
     def _restore(self, stored: StoredTable) -> Table | None:
-        """Replay the stored actions through the rules core; the seeded shuffles deal the same hands."""
-        d = stored.settings
-        settings = Settings(
-            target=d["target"], seats=d["seats"], names=d["names"], substitute=d["substitute"],
-            turn_timer=d["turn_timer"],
-        )
-        match = Match(target=settings.target, rng=random.Random(stored.seed))
+        """Deal the stored hands and replay the stored moves through the rules core."""
+        settings = Settings.from_json(stored.settings)
         try:
-            for _seat, action, _bot in stored.actions:
-                match.apply(action)
-        except RuleError as e:
-            log.error("table %s: stored action log does not replay (%s); not restored", stored.id, e)
-            return None
-        dealt = [[[CARD_NAMES[c] for c in h] for h in deal.dealt] for deal in match.deals]
-        if dealt != [row.hands for row in stored.deals] or [x.dealer for x in match.deals] != [
-            row.dealer for row in stored.deals
-        ]:
-            log.error("table %s: replayed hands differ from the stored hands; not restored", stored.id)
+            match = replay_stored(settings.target, stored.deals, stored.moves)
+        except (RuleError, ValueError) as e:
+            log.error("table %s: the stored game does not replay (%s); not restored", stored.id, e)
             return None
         table = Table(self, stored.id, stored.seed, settings, match, stored.created, stored.status)
-        table.seq = len(stored.actions)
+        table.seq = len(stored.moves)
         for s, (token_hash, name) in stored.seats.items():
             table.seats[s].token_hash = token_hash
             table.seats[s].name = name
-        if stored.actions:
-            table.last_action = stored.actions[-1]
+        if stored.moves:
+            seat, move, bot = stored.moves[-1]
+            table.last_action = (seat, action_of(move), bot)
         return table
 
     def open_tables(self) -> list[Table]:
-        out = [
-            t for t in self.tables.values()
-            if t.status != FINISHED and any(s.is_human and s.token_hash is None for s in t.seats)
-        ]
+        out = [t for t in self.tables.values() if t.status != FINISHED and t.seats.has_free_human_seat()]
         return sorted(out, key=lambda t: -t.created)
 
     def close(self) -> None:

@@ -23,11 +23,13 @@ from rich.console import Console
 from rich.text import Text
 
 from .. import declarations as decl
+from ..auction import parse_call
 from ..bots import REGISTRY, Bot, make_bot
-from ..cards import CARD_NAMES, mask_of
+from ..cards import CARD_NAMES, mask_of, parse_card
 from ..errors import RuleError
 from ..game import BELOTE_BASE, CALL_BASE, CHANCE, DECLARE_BASE, PLAY, Match, SeatView, deal_hands
 from ..record import write
+from ..visibility import seen_action
 from .render import (
     Seating,
     calls_line,
@@ -208,14 +210,19 @@ class Game:
         self.show_end()
 
     def show_bot_action(self, seat: int, action: int) -> None:
+        """The action as the person's seat may see it (`belot.visibility.seen_action`: another seat's
+        declaration by its kind only, R7.5)."""
+        seen = seen_action(action, seat, self.seating.human)
         text = Text(f"  {self.seating.name(self.words, seat)}: ", style="dim")
-        if CALL_BASE <= action < DECLARE_BASE:
-            text.append(self.words.call(action - CALL_BASE), style="bold")
-        elif action >= DECLARE_BASE:
-            text.append(self.words.kind(decl.DECLARATIONS[action - DECLARE_BASE].kind), style="bold magenta")
+        if "call" in seen:
+            text.append(self.words.call(parse_call(seen["call"])), style="bold")
+        elif "announce" in seen or "declare" in seen:
+            text.append(self.words.kind(seen.get("announce") or seen["kind"]), style="bold magenta")
+            if "declare" in seen:
+                text.append(" " + " ".join(seen["declare"]))
         else:
-            text.append_text(card_text(action & 31))
-            if action >= BELOTE_BASE:
+            text.append_text(card_text(parse_card(seen["card"])))
+            if seen.get("belote"):
                 text.append(" · " + self.t("term.belote") + "!", style="bold magenta")
         self.console.print(text)
 

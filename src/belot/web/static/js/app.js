@@ -1,17 +1,14 @@
 // The page: language, client-side routes (/ lobby, /t/{id} table, /replay/{id} replay).
+// The pages import nothing from here (navigate, toast and banner are in ui.js): no import cycle.
 
 import { suitDefs } from "./cards.js";
 import { initialLanguage, language, setLanguage, t, LANGUAGES } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { showTable } from "./table.js";
 import { showReplay } from "./replay.js";
+import { navigate, onNavigate } from "./ui.js";
 
 let page = null; // the current page object: {render(), close()}
-
-export function navigate(path) {
-  history.pushState(null, "", path);
-  route();
-}
 
 function route() {
   if (page && page.close) page.close();
@@ -34,23 +31,8 @@ function renderChrome() {
   sel.value = language();
 }
 
-let toastTimer = null;
-export function toast(text) {
-  const el = document.getElementById("toast");
-  el.textContent = text;
-  el.classList.remove("hidden");
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => el.classList.add("hidden"), 3500);
-}
-
-export function banner(text, ok = false) {
-  const el = document.getElementById("banner");
-  el.textContent = text || "";
-  el.classList.toggle("ok", ok);
-  el.classList.toggle("hidden", !text);
-}
-
 async function start() {
+  onNavigate(route);
   document.getElementById("defs").innerHTML = suitDefs();
   const sel = document.getElementById("lang");
   sel.addEventListener("change", async () => {

@@ -3,7 +3,7 @@
 
 import { api, saveToken } from "./net.js";
 import { t, esc } from "./i18n.js";
-import { navigate, toast } from "./app.js";
+import { navigate, toast } from "./ui.js";
 import { botName, seatName } from "./names.js";
 
 const NAME_KEY = "belot.name";

@@ -8,7 +8,7 @@ import { t, esc } from "./i18n.js";
 import { cardFace, cardBack, cardWords, cardShort, sortHand } from "./cards.js";
 import { callHtml, multiplierText, seatName } from "./names.js";
 import { sheetHtml, summaryHtml } from "./sheet.js";
-import { banner, toast } from "./app.js";
+import { banner, toast } from "./ui.js";
 import { joinTable } from "./lobby.js";
 
 const POSITIONS = ["bottom", "right", "top", "left"];
@@ -311,13 +311,12 @@ export function showTable(main, tableId) {
     let out = "";
     if (declares.length) {
       out += `<div class="prompt">${esc(t("web.table.declare_prompt"))}</div>` + declares.map((a, i) => {
-        const kind = declarationKind(a.declare);
-        return `<button class="call declare" data-declare="${esc(a.declare.join(" "))}">${esc(t("web.table.declare", { kind: t("term." + kind) }))} ${a.declare.map(cardShort).join(" ")}</button>`;
+        return `<button class="call declare" data-declare="${esc(a.declare.join(" "))}">${esc(t("web.table.declare", { kind: t("term." + a.kind) }))} ${a.declare.map(cardShort).join(" ")}</button>`;
       }).join("");
     }
     const own = v.own_declarations || [];
     if (own.length) {
-      out += `<div class="prompt">${esc(t("web.table.announced"))}: ${own.map((cards) => `${esc(t("term." + declarationKind(cards)))} ${cards.map(cardShort).join(" ")}`).join(" · ")}</div>`;
+      out += `<div class="prompt">${esc(t("web.table.announced"))}: ${own.map((d) => `${esc(t("term." + d.kind))} ${d.declare.map(cardShort).join(" ")}`).join(" · ")}</div>`;
     }
     if (!out) {
       const turn = v.to_move;
@@ -521,10 +520,3 @@ export function showTable(main, tableId) {
     },
   };
 }
-
-/** The name of a declaration from its cards, for display only (R7.2, R7.3: carré, or tierce/quarte/quint by length). */
-function declarationKind(cards) {
-  if (cards.length === 4 && cards.every((c) => c[0] === cards[0][0])) return "carre";
-  return cards.length === 3 ? "tierce" : cards.length === 4 ? "quarte" : "quint";
-}
-

@@ -1,0 +1,84 @@
+"""The steps that bring an older server database up to the current schema, one per version.
+
+`Storage.migrate` reads the stored ``schema_version`` and runs every later step in order, all in
+one transaction, so a database is either migrated whole or left as it was.  A step is frozen with
+the schema it reads: it never depends on code that may change after it was written (the engine's
+action numbering, say), so an old database migrates the same way forever.
+
+* 1 -> 2: the action log stored the engine's action ints (the 163-action numbering of 2026) and a
+  restart re-shuffled from the table's seed.  From 2 the log holds each action in the record
+  notation of belot-record/1 (``"JH"``, ``"pass"``, ``{"card": "QH", "belote": true}``,
+  ``{"declare": ["7C", "8C", "9C"]}``) in ``belot_moves``, and a restart deals the stored hands.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import sqlalchemy as sa
+
+# -- 1 -> 2 --------------------------------------------------------------------------------------
+
+_V1_RANKS, _V1_SUITS = "789TJQKA", "CDHS"
+_V1_CARDS = tuple(_V1_RANKS[c % 8] + _V1_SUITS[c // 8] for c in range(32))
+_V1_CALLS = ("pass", "C", "D", "H", "S", "NT", "AT", "kontra", "rekontra")
+
+
+def _v1_declarations() -> list[list[str]]:
+    """The cards of declarations 0..89 as schema 1 numbered them: sequences by suit, length 3-8 and
+    start, then the carrés of 9 T J Q K A."""
+    out = []
+    for suit in range(4):
+        for length in range(3, 9):
+            for start in range(9 - length):
+                out.append([_V1_CARDS[8 * suit + r] for r in range(start, start + length)])
+    for rank in range(2, 8):
+        out.append([_V1_CARDS[8 * s + rank] for s in range(4)])
+    return out
+
+
+_V1_DECLARATIONS = _v1_declarations()
+
+
+def v1_move(action: int) -> Any:
+    """A schema-1 action int in record notation."""
+    if 0 <= action < 32:
+        return _V1_CARDS[action]
+    if action < 64:
+        return {"card": _V1_CARDS[action - 32], "belote": True}
+    if action < 73:
+        return _V1_CALLS[action - 64]
+    if action < 163:
+        return {"declare": _V1_DECLARATIONS[action - 73]}
+    raise ValueError(f"{action!r} is not a schema-1 action")
+
+
+def _to_2(c: sa.Connection) -> None:
+    old = sa.Table(
+        "belot_actions", sa.MetaData(),
+        sa.Column("table_id", sa.String(32)), sa.Column("seq", sa.Integer), sa.Column("seat", sa.Integer),
+        sa.Column("action", sa.Integer), sa.Column("bot", sa.Boolean), sa.Column("at", sa.Float),
+    )
+    new = sa.Table(
+        "belot_moves", sa.MetaData(),
+        sa.Column("table_id", sa.String(32)), sa.Column("seq", sa.Integer), sa.Column("seat", sa.Integer),
+        sa.Column("move", sa.Text), sa.Column("bot", sa.Boolean), sa.Column("at", sa.Float),
+    )
+    if not sa.inspect(c).has_table("belot_actions"):
+        return
+    rows = c.execute(sa.select(old).order_by(old.c.table_id, old.c.seq)).all()
+    if rows:
+        c.execute(sa.insert(new), [
+            {"table_id": r.table_id, "seq": r.seq, "seat": r.seat, "move": json.dumps(v1_move(r.action)),
+             "bot": r.bot, "at": r.at}
+            for r in rows
+        ])
+    old.drop(c)
+
+
+STEPS: dict[int, Callable[[sa.Connection], None]] = {2: _to_2}
+"""The step that makes each version from the one before it."""
+
+__all__ = ["STEPS", "v1_move"]

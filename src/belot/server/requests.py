@@ -1,0 +1,124 @@
+"""The bodies of the HTTP requests (docs/protocol.md) as pydantic models that refuse unknown fields.
+
+`parse` turns a decoded JSON body into its model, or into a `TableError` (HTTP 400) whose message
+names the faulty field, so that no malformed request reaches a table (and none ends in a 500).
+Whether a valid request may be granted (a free seat, the seat to move) is the table's business.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from .errors import TableError
+from .settings import HUMAN, MAX_TARGET, Settings, clean_name, default_bot, seat_kind
+
+
+class Body(BaseModel):
+    """A request body: a JSON object of exactly the fields its model names, of exactly their types."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class CreateTable(Body):
+    """``POST /api/tables``: the table's settings, and optionally a seat to join at once."""
+
+    target: int = Field(151, ge=1, le=MAX_TARGET)
+    seats: list[str] | None = Field(None, min_length=4, max_length=4)
+    names: list[str | None] | None = Field(None, min_length=4, max_length=4)
+    substitute: str | None = None
+    turn_timer: float | None = Field(None, ge=1, le=3600)
+    seat: int | None = Field(None, ge=0, le=3)
+    name: str | None = None
+
+    @field_validator("seats")
+    @classmethod
+    def _seats(cls, v: list[str] | None) -> list[str] | None:
+        return None if v is None else [seat_kind(x) for x in v]
+
+    @field_validator("names")
+    @classmethod
+    def _names(cls, v: list[str | None] | None) -> list[str | None] | None:
+        return None if v is None else [clean_name(n) for n in v]
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str | None) -> str | None:
+        return clean_name(v)
+
+    @field_validator("substitute")
+    @classmethod
+    def _substitute(cls, v: str | None) -> str | None:
+        if v is not None and seat_kind(v) == HUMAN:
+            raise ValueError("substitute must be a bot level such as \"bot:random\"")
+        return None if v is None else seat_kind(v)
+
+    @model_validator(mode="after")
+    def _seat_is_human(self) -> CreateTable:
+        if self.seat is not None and self.settings().seats[self.seat] != HUMAN:
+            raise ValueError(f"seat {self.seat} is not a human seat")
+        return self
+
+    def settings(self) -> Settings:
+        s = Settings(target=self.target, turn_timer=self.turn_timer)
+        if self.seats is not None:
+            s.seats = list(self.seats)
+        if self.names is not None:
+            s.names = list(self.names)
+        s.substitute = self.substitute or default_bot()
+        return s
+
+
+class JoinSeat(Body):
+    """``POST /api/tables/{id}/join``: a seat (None: the first free human seat) and a name."""
+
+    seat: int | None = Field(None, ge=0, le=3)
+    name: str | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str | None) -> str | None:
+        return clean_name(v)
+
+
+class LeaveSeat(Body):
+    """``POST /api/tables/{id}/leave``: the token of the seat given up."""
+
+    token: str | None = None
+
+
+class ActionRequest(Body):
+    """``POST /api/tables/{id}/action``: the acting seat's token, the action, the seq it was chosen at."""
+
+    token: str | None = None
+    action: Any = Field(...)  # its shape is the protocol's (protocol.action_from_json), its legality the rules'
+    seq: int | None = None
+
+
+M = TypeVar("M", bound=Body)
+
+
+def parse(model: type[M], body: Any, code: str = "bad_request") -> M:
+    """``body`` as a ``model``; TableError ``code`` (400) naming the first faulty field otherwise."""
+    if not isinstance(body, dict):
+        raise TableError(code, "the request body must be a JSON object", 400)
+    try:
+        return model.model_validate(body)
+    except ValidationError as e:
+        raise TableError(code, describe(e), 400) from None
+
+
+def describe(e: ValidationError) -> str:
+    """The first error of ``e`` as one sentence that names the field: ``target: ...``."""
+    first = e.errors()[0]
+    where = ".".join(str(x) for x in first["loc"])
+    if first["type"] == "extra_forbidden":
+        return f"unknown field {where!r}"
+    if first["type"] == "missing":
+        return f"the body needs {where!r}"
+    message = str(first["ctx"]["error"]) if first["type"] == "value_error" else first["msg"]
+    return f"{where}: {message}" if where else message
+
+
+__all__ = ["ActionRequest", "Body", "CreateTable", "JoinSeat", "LeaveSeat", "describe", "parse"]

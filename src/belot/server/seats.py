@@ -1,0 +1,141 @@
+"""Who sits where at a table: the four seats, the secret tokens that hold them, their connections
+and the bot that plays a seat nobody holds (or whose player is away)."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import secrets
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..bots import Bot, make_bot
+from .errors import TableError
+from .settings import HUMAN, Settings
+
+
+def token_hash(token: str) -> str:
+    """What is stored of a token: its SHA-256, so the database never holds a seat's secret."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(eq=False)
+class Connection:
+    """One websocket: the seat it plays (None for a spectator) and its outgoing queue of JSON texts.
+
+    ``None`` in the queue tells the sender to close the socket (the seat was given up).
+    """
+
+    seat: int | None
+    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+
+
+@dataclass
+class Seat:
+    kind: str  # "human" or a bot level
+    token_hash: str | None = None
+    name: str | None = None
+    connections: set[Connection] = field(default_factory=set)
+    away: bool = False  # a taken human seat whose player has been gone longer than the grace period
+    grace_task: asyncio.Task[None] | None = None
+    bot: Bot | None = None
+
+    @property
+    def is_human(self) -> bool:
+        return self.kind == HUMAN
+
+    @property
+    def taken(self) -> bool:
+        return not self.is_human or self.token_hash is not None
+
+
+class Seats:
+    """The four seats of one table, and the spectators' connections."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.seats = [Seat(kind) for kind in settings.seats]
+        self.spectators: set[Connection] = set()
+
+    def __getitem__(self, s: int) -> Seat:
+        return self.seats[s]
+
+    def __iter__(self) -> Iterator[Seat]:
+        return iter(self.seats)
+
+    def seat_of(self, token: Any) -> int | None:
+        """The seat ``token`` holds, or None (compared in constant time)."""
+        if not token or not isinstance(token, str):
+            return None
+        h = token_hash(token)
+        for s, seat in enumerate(self.seats):
+            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, h):
+                return s
+        return None
+
+    def choose(self, seat: int | None) -> int:
+        """The seat a join asks for (None: the first free human seat); TableError if it cannot be had."""
+        if seat is None:
+            free = [s for s, st in enumerate(self.seats) if st.is_human and st.token_hash is None]
+            if not free:
+                raise TableError("table_full", "every human seat of this table is taken", 409)
+            seat = free[0]
+        st = self.seats[seat]
+        if not st.is_human:
+            raise TableError("not_human_seat", f"seat {seat} is played by {st.kind}", 409)
+        if st.token_hash is not None:
+            raise TableError("seat_taken", f"seat {seat} is taken", 409)
+        return seat
+
+    def new_token(self) -> tuple[str, str]:
+        """A fresh secret token and its hash."""
+        token = secrets.token_urlsafe(24)
+        return token, token_hash(token)
+
+    def all_taken_but(self, seat: int) -> bool:
+        return all(x.taken for i, x in enumerate(self.seats) if i != seat)
+
+    def bot_playing(self, s: int) -> bool:
+        seat = self.seats[s]
+        return not seat.is_human or seat.token_hash is None or seat.away
+
+    def bot_for(self, s: int) -> Bot:
+        seat = self.seats[s]
+        if seat.bot is None:
+            name = seat.kind if not seat.is_human else self.settings.substitute
+            # Not derived from the table's seed: a bot's choices must not hint at the shuffles.
+            seat.bot = make_bot(name, seed=secrets.randbits(32))
+        return seat.bot
+
+    def name(self, s: int) -> str | None:
+        return self.seats[s].name or self.settings.names[s]
+
+    def players(self) -> list[str]:
+        """The players' names by seat, as a record lists them."""
+        return [seat.kind if not seat.is_human else self.name(s) or f"seat {s}" for s, seat in enumerate(self.seats)]
+
+    def has_free_human_seat(self) -> bool:
+        return any(s.is_human and s.token_hash is None for s in self.seats)
+
+    def watched(self) -> bool:
+        return bool(self.spectators) or any(s.connections for s in self.seats)
+
+    def info(self) -> list[dict[str, Any]]:
+        out = []
+        for s, seat in enumerate(self.seats):
+            human = seat.is_human
+            out.append({
+                "seat": s,
+                "kind": HUMAN if human else "bot",
+                "bot": None if human else seat.kind,
+                "name": self.name(s) if human else seat.kind,
+                "taken": seat.taken,
+                "connected": bool(seat.connections) if human else True,
+                "bot_playing": self.bot_playing(s),
+            })
+        return out
+
+
+__all__ = ["Connection", "Seat", "Seats", "token_hash"]

@@ -1,0 +1,72 @@
+"""A table's settings (target, who plays each seat, the substitute bot, the turn timer) and the
+checks of their values, shared by the request models and the restore from storage."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..bots import bot_names
+
+HUMAN = "human"
+WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"  # a table's status
+MAX_TARGET = 10_000
+MAX_NAME = 40
+
+
+def default_bot() -> str:
+    """The strongest registered bot that answers quickly, else the random bot."""
+    names = bot_names()
+    for preferred in ("heuristic", "random"):
+        if preferred in names:
+            return f"bot:{preferred}"
+    return f"bot:{names[0]}"
+
+
+def seat_kind(x: Any) -> str:
+    """``"human"`` or a bot level ``"bot:NAME"`` (``"bot"`` alone: the default); ValueError otherwise."""
+    if x == HUMAN:
+        return HUMAN
+    if x == "bot":
+        return default_bot()
+    if isinstance(x, str) and x.startswith("bot:") and x.removeprefix("bot:") in bot_names():
+        return x
+    known = ", ".join(f"bot:{n}" for n in bot_names())
+    raise ValueError(f"{x!r} is neither \"human\" nor a bot level ({known})")
+
+
+def clean_name(n: Any) -> str | None:
+    """A player's name, stripped; ValueError unless a short printable string (or None)."""
+    if n is None:
+        return None
+    if not isinstance(n, str) or not n.strip() or len(n) > MAX_NAME or any(ord(ch) < 32 for ch in n):
+        raise ValueError(f"a name must be a non-empty string of at most {MAX_NAME} printable characters")
+    return n.strip()
+
+
+@dataclass
+class Settings:
+    target: int = 151
+    seats: list[str] = field(default_factory=lambda: [HUMAN, default_bot(), default_bot(), default_bot()])
+    names: list[str | None] = field(default_factory=lambda: [None] * 4)
+    substitute: str = field(default_factory=default_bot)
+    turn_timer: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "target": self.target, "seats": self.seats, "names": self.names,
+            "substitute": self.substitute, "turn_timer": self.turn_timer,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Settings:
+        return cls(
+            target=d["target"], seats=d["seats"], names=d["names"], substitute=d["substitute"],
+            turn_timer=d["turn_timer"],
+        )
+
+
+__all__ = [
+    "FINISHED", "HUMAN", "MAX_NAME", "MAX_TARGET", "PLAYING", "WAITING", "Settings", "clean_name", "default_bot",
+    "seat_kind",
+]

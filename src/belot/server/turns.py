@@ -1,0 +1,130 @@
+"""Who acts when nobody sends an action: the bot of a bot seat (or of a free or away human seat)
+after a short delay, the substitute bot when the turn timer runs out, and the grace period after
+which a disconnected player counts as away.  Every waiting thing is one asyncio task, cancelled
+when the state moves on, so a stale timer never acts."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from .errors import TableError
+from .settings import PLAYING
+
+if TYPE_CHECKING:
+    from .tables import Table
+
+log = logging.getLogger("belot.server")
+
+
+class Turns:
+    """The bot turn or turn timer of one table, and the grace timers of its seats."""
+
+    def __init__(self, table: Table, bot_delay: float, grace: float) -> None:
+        self.table = table
+        self.bot_delay = bot_delay
+        self.grace = grace
+        self.deadline: float | None = None  # when the turn timer of the seat to move runs out (monotonic)
+        self._pending: asyncio.Task[None] | None = None  # the bot turn or turn timer waiting
+        self._pending_key: tuple[int, int, bool] | None = None  # (seq, seat, by a bot) it is for
+
+    def seconds_left(self) -> float | None:
+        return None if self.deadline is None else max(0.0, round(self.deadline - time.monotonic(), 1))
+
+    def moved(self) -> None:
+        """An action was applied: the turn timer of the previous turn no longer runs."""
+        self.deadline = None
+
+    def schedule(self) -> None:
+        """After any change: let a bot move, or start the turn timer, for the seat to move.
+
+        A change that leaves the same seat to move in the same way (someone connecting, say)
+        keeps what is already waiting, so reconnecting never restarts a turn timer.
+        """
+        t = self.table
+        key: tuple[int, int, bool] | None = None
+        if t.status == PLAYING and not t.match.is_over and t.match.current_player >= 0:
+            s = t.match.current_player
+            if t.seats.bot_playing(s):
+                key = (t.seq, s, True)
+            elif t.settings.turn_timer is not None:
+                key = (t.seq, s, False)
+        pending = self._pending
+        current = asyncio.current_task()
+        if key is not None and key == self._pending_key and pending is not None and not pending.done() \
+                and pending is not current:
+            return
+        if pending is not None and not pending.done() and pending is not current:
+            pending.cancel()
+        self._pending, self._pending_key, self.deadline = None, key, None
+        if key is None:
+            return
+        seq, s, bot = key
+        loop = asyncio.get_running_loop()
+        if bot:
+            self._pending = loop.create_task(self._bot_turn(s, seq, self.bot_delay))
+        else:
+            # On expiry the seat's substitute bot makes this one action (unless it is cancelled).
+            assert t.settings.turn_timer is not None
+            self.deadline = time.monotonic() + t.settings.turn_timer
+            self._pending = loop.create_task(self._bot_turn(s, seq, t.settings.turn_timer))
+
+    async def _bot_turn(self, s: int, seq: int, delay: float) -> None:
+        await asyncio.sleep(delay)
+        t = self.table
+        if t.seq != seq or t.status != PLAYING:
+            return
+        view = t.match.view(s)
+        bot = t.seats.bot_for(s)
+        try:
+            # In a worker thread, so that a slow bot does not hold up the other tables.
+            action = await asyncio.to_thread(bot.act, view)
+        except Exception:  # a faulty bot must not stop the table: fall back to the first legal action
+            log.exception("table %s: bot %s failed on seat %d", t.id, bot.name, s)
+            action = view.legal_actions[0]
+        if t.seq != seq or t.status != PLAYING:
+            return  # the state moved on while the bot thought
+        try:
+            t.commit(s, action, bot=True)
+        except TableError as e:
+            log.error("table %s: bot %s chose an illegal action: %s", t.id, bot.name, e.message)
+            t.commit(s, view.legal_actions[0], bot=True)
+
+    # -- grace periods -----------------------------------------------------------------------------
+
+    def start_grace(self, s: int) -> None:
+        """The player of seat ``s`` is not connected: after the grace period its seat counts as away."""
+        seat = self.table.seats[s]
+        if seat.grace_task is not None:
+            seat.grace_task.cancel()
+        seat.grace_task = asyncio.get_running_loop().create_task(self._grace(s, seat.token_hash))
+
+    def stop_grace(self, s: int) -> None:
+        seat = self.table.seats[s]
+        if seat.grace_task is not None:
+            seat.grace_task.cancel()
+            seat.grace_task = None
+
+    async def _grace(self, s: int, token_hash: str | None) -> None:
+        await asyncio.sleep(self.grace)
+        t = self.table
+        seat = t.seats[s]
+        if seat.connections or seat.token_hash != token_hash:
+            return
+        seat.away = True
+        seat.grace_task = None
+        log.info("table %s: seat %d away, its substitute bot plays", t.id, s)
+        t.messages.broadcast()
+        self.schedule()
+
+    def close(self) -> None:
+        if self._pending is not None:
+            self._pending.cancel()
+        for seat in self.table.seats:
+            if seat.grace_task is not None:
+                seat.grace_task.cancel()
+
+
+__all__ = ["Turns"]

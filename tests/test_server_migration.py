@@ -1,0 +1,118 @@
+"""Storage schema 1 -> 2: a database written by the schema-1 server (tests/data/server-v1.sqlite3,
+seed + engine action ints) is migrated on start to the record notation, its unfinished tables come
+back with the same positions and hands, and play goes on; its finished records stay readable."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import sqlite3
+import warnings
+from pathlib import Path
+from typing import Any
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # starlette's note about httpx versions
+    from starlette.testclient import TestClient
+
+from belot import declarations as decl
+from belot.game import Match
+from belot.record import action_of, move_of, replay
+from belot.server.app import create_app
+from belot.server.migrations import v1_move
+from belot.server.storage import SCHEMA_VERSION
+
+DATA = Path(__file__).parent / "data"
+
+
+def v1_matches(db: Path) -> dict[str, tuple[Match, int]]:
+    """Every table of a schema-1 database as schema 1 restored it: shuffled from its seed, its action
+    ints applied (the numbering of schema 1 is today's, so the engine still reads them)."""
+    con = sqlite3.connect(db)
+    out = {}
+    for tid, seed, settings in con.execute("select id, seed, settings from belot_tables"):
+        m = Match(target=json.loads(settings)["target"], rng=random.Random(seed))
+        rows = con.execute("select action from belot_actions where table_id = ? order by seq", (tid,)).fetchall()
+        for (a,) in rows:
+            m.apply(a)
+        out[tid] = (m, len(rows))
+    con.close()
+    return out
+
+
+def test_the_frozen_v1_numbering_reads_every_action_as_schema_1_meant_it() -> None:
+    assert len({json.dumps(v1_move(a)) for a in range(163)}) == 163
+    for a in range(163):
+        assert action_of(v1_move(a)) == a and v1_move(a) == move_of(a)
+    assert [v1_move(73 + d.id)["declare"] for d in decl.DECLARATIONS] == [decl.card_list(d.id) for d in decl.DECLARATIONS]
+
+
+def test_schema_1_database_is_migrated_restored_and_played_on(tmp_path: Path) -> None:
+    db = tmp_path / "belot.sqlite3"
+    shutil.copy(DATA / "server-v1.sqlite3", db)
+    fixture: dict[str, Any] = json.loads((DATA / "server-v1.json").read_text())
+    old = v1_matches(db)
+    assert {tid: n for tid, (_, n) in old.items()} == {tid: t["seq"] for tid, t in fixture["tables"].items()}
+
+    with TestClient(create_app(f"sqlite:///{db}", bot_delay=0.0)) as client:
+        con = sqlite3.connect(db)
+        assert con.execute("select value from belot_meta where key = 'schema_version'").fetchone() == (
+            str(SCHEMA_VERSION),
+        )
+        assert not con.execute("select name from sqlite_master where name = 'belot_actions'").fetchall()
+        moves = con.execute("select table_id, seq, move from belot_moves order by table_id, seq").fetchall()
+        con.close()
+        assert len(moves) == sum(n for _, n in old.values())
+        for tid, seq, move in moves:  # the log is record notation, not engine ints
+            assert move_of(_action(old[tid][0], seq)) == json.loads(move)
+
+        lobby = client.app.state.lobby  # type: ignore[attr-defined]
+        for tid, t in fixture["tables"].items():
+            m, n = old[tid]
+            r = client.get(f"/api/tables/{tid}")
+            assert r.status_code == 200 and r.json()["table"]["status"] == t["status"]
+            if t["status"] == "finished":
+                doc = client.get(f"/api/tables/{tid}/record").json()
+                assert replay(doc).score == m.score and doc["deals"][0]["hands"] == _hands(m, 0)
+                continue
+            table = lobby.tables[tid]
+            assert table.seq == n and table.status == t["status"]
+            assert [d.dealt for d in table.match.deals] == [d.dealt for d in m.deals]  # same hands
+            for s in range(4):
+                assert table.match.view(s) == m.view(s)  # same position, seat by seat
+        assert lobby.tables["3c1b0c0772"].status == "waiting"
+
+        # The tokens still hold their seats, and play goes on into deals not yet dealt.
+        for tid, tokens in fixture["tokens"].items():
+            if fixture["tables"][tid]["status"] == "finished":
+                continue
+            rng = random.Random(1)
+            start = lobby.tables[tid].match.view(0).deal_index
+            while lobby.tables[tid].match.view(0).deal_index < start + 2:
+                st = client.get(f"/api/tables/{tid}/state").json()
+                seat = st["view"]["to_move"]
+                mine = client.get(f"/api/tables/{tid}/state", params={"token": tokens[str(seat)]}).json()
+                assert mine["view"]["hand"]
+                r = client.post(f"/api/tables/{tid}/action", json={
+                    "token": tokens[str(seat)], "action": rng.choice(mine["view"]["legal"]), "seq": st["seq"],
+                })
+                assert r.status_code == 200, r.text
+        played = {tid: (t.seq, [d.dealt for d in t.match.deals]) for tid, t in lobby.tables.items()}
+
+    with TestClient(create_app(f"sqlite:///{db}", bot_delay=0.0)) as client:  # and a second start agrees
+        lobby = client.app.state.lobby  # type: ignore[attr-defined]
+        for tid, (seq, dealt) in played.items():
+            t = lobby.get(tid)
+            assert t is not None and (t.seq, [d.dealt for d in t.match.deals]) == (seq, dealt)
+
+
+def _action(m: Match, seq: int) -> int:
+    flat = [a for d in m.deals for a in d.actions]
+    return flat[seq]
+
+
+def _hands(m: Match, i: int) -> list[list[str]]:
+    from belot.cards import CARD_NAMES
+
+    return [[CARD_NAMES[c] for c in h] for h in m.deals[i].dealt]
