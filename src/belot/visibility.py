@@ -77,7 +77,7 @@ def seen_action(action: int, actor: int, viewer: Viewer, deal_over: bool = False
 
 
 def result_json(r: DealResult) -> dict[str, Any]:
-    """RECORD_FORMAT.md's deal result, plus every announced declaration by its cards, by seat: once
+    """docs/record-format.md's deal result, plus every announced declaration by its cards, by seat: once
     the deal is over the details are public (R7.5)."""
     out = r.to_json()
     out["declared"] = [[decl.card_list(i) for i in ids] for ids in r.declared] if r.declared else [[], [], [], []]
