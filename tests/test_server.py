@@ -493,3 +493,46 @@ def test_request_bodies_are_checked_by_their_models_and_name_the_field(
         assert r.status_code == 400, r.text
         err = r.json()["error"]
         assert err["code"] == code and word in err["message"], err
+
+
+def test_belote_with_the_ace_is_refused_over_the_websocket(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """R7.7, the bug a hostile client found: a seat holding A, K and Q of trumps sends the ace with
+    belote. The server answers `illegal` naming R7.7, and neither the state nor the database moves."""
+    from belot.cards import CARD_NAMES, SUITS
+    from belot.server import tables as server_tables
+    from belot.server.gamelog import new_match
+
+    def forehand_holds_aces_kq(seed: int) -> int | None:
+        deal = new_match(151, seed).deals[0]
+        hand = set(deal.dealt[deal.forehand])
+        for suit in range(4):
+            if {8 * suit + 7, 8 * suit + 6, 8 * suit + 5} <= hand:
+                return suit
+        return None
+
+    seed = next(s for s in range(10_000) if forehand_holds_aces_kq(s) is not None)
+    suit = forehand_holds_aces_kq(seed)
+    assert suit is not None
+    monkeypatch.setattr(server_tables.secrets, "randbits", lambda _bits: seed)
+    with make_client(tmp_path) as client:
+        table_id, tokens = new_table(client, ["human"] * 4)
+        url = f"/api/tables/{table_id}/action"
+        forehand = state(client, table_id)["view"]["to_move"]
+        for k in range(4):  # the forehand bids the suit, the others pass
+            s = (forehand + k) % 4
+            call = {"call": SUITS[suit]} if k == 0 else {"call": "pass"}
+            r = client.post(url, json={"token": tokens[s], "action": call})
+            assert r.status_code == 200, r.text
+        before = state(client, table_id, tokens[forehand])
+        assert before["view"]["to_move"] == forehand
+        ace = CARD_NAMES[8 * suit + 7]
+        assert {"card": ace} in before["view"]["legal"] and {"card": ace, "belote": True} not in before["view"]["legal"]
+        n_before = stored_actions(tmp_path, table_id)
+        with client.websocket_connect(f"/api/tables/{table_id}/ws?token={tokens[forehand]}") as ws:
+            assert ws.receive_json()["type"] == "state"
+            ws.send_json({"type": "action", "action": {"card": ace, "belote": True}})
+            reply = ws.receive_json()
+        assert reply["type"] == "error" and reply["code"] == "illegal" and reply["rule"] == "R7.7", reply
+        after = state(client, table_id, tokens[forehand])
+        assert after["seq"] == before["seq"] and after["view"] == before["view"]
+        assert stored_actions(tmp_path, table_id) == n_before
