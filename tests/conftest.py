@@ -16,6 +16,8 @@ SHARED = Path(os.environ.get("BELOT_SHARED", ROOT.parent / "shared"))
 # The reference matches of shared/examples, copied here so the suite never depends on a
 # neighbouring folder; test_examples_are_the_shared_ones checks the copies when shared/ is there.
 EXAMPLES = Path(__file__).parent / "data" / "examples"
+# tests/data holds fixtures (and the script that made the old-server database), not tests or doctests
+collect_ignore_glob = ["data/*"]
 
 
 def card(text: str) -> int:

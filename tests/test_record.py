@@ -99,8 +99,12 @@ def test_unknown_and_unsupported_options(examples_dir):
     doc = load_example(examples_dir, 1)
     doc["options"] = ["OPT-NOPE"]
     assert "unknown rule option 'OPT-NOPE'" in _error(doc)
-    doc["options"] = ["OPT-SURCONTRA"]
-    assert "not supported" in _error(doc)
+    doc["options"] = ["OPT-LATE-DECLARE"]
+    assert "OPT-LATE-DECLARE is not supported: it needs declarations announced out of turn" in _error(doc)
+    doc["options"] = ["OPT-CAPOT-NI", "OPT-CAPOT-EN"]
+    assert "options: rule options OPT-CAPOT-EN and OPT-CAPOT-NI exclude each other (R12)" in _error(doc)
+    doc["options"] = [7]
+    assert "rule option 7 is not a name" in _error(doc)
 
 
 def test_card_not_held(examples_dir):

@@ -1,7 +1,10 @@
 """The auction (R3): calls, who may make them, kontra/rekontra, escapes and the end of bidding.
 
 Calls are small ints: ``PASS``, a bid ``BID_BASE + contract`` for C D H S NT AT, ``KONTRA`` and
-``REKONTRA``.  The auction keeps only what the rules need; its legal calls are a 9-bit mask.
+``REKONTRA``, and under `OPT-SURCONTRA` ``SURKONTRA`` (R3.3, x8).  The auction keeps only what the
+rules need; its legal calls are a 9-bit mask of call *slots*: the kontra slot is the doubling team's
+call, kontra over a plain contract and surkontra over a rekontra, so the action space is the same
+under every option.  The auction's own list of calls keeps ``SURKONTRA`` apart for views and records.
 """
 
 from __future__ import annotations
@@ -13,8 +16,9 @@ PASS = 0
 BID_BASE = 1  # calls 1..6 bid contracts C..AT
 KONTRA = 7
 REKONTRA = 8
-NUM_CALLS = 9
-CALL_NAMES = ("pass", *CONTRACT_NAMES, "kontra", "rekontra")
+NUM_CALLS = 9  # call slots (and actions): SURKONTRA is made through the kontra slot
+SURKONTRA = 9  # OPT-SURCONTRA (R3.3): the doubling team redoubles a rekontra, x8
+CALL_NAMES = ("pass", *CONTRACT_NAMES, "kontra", "rekontra", "surkontra")
 _BY_NAME = {name: i for i, name in enumerate(CALL_NAMES)}
 
 # Bits of the calls that outbid each contract (index contract + 1, so -1 = no contract yet).
@@ -36,6 +40,11 @@ def call_name(call: int) -> str:
     return CALL_NAMES[call]
 
 
+def call_slot(call: int) -> int:
+    """The slot (action) through which ``call`` is made: surkontra goes through the kontra slot."""
+    return KONTRA if call == SURKONTRA else call
+
+
 def bid_contract(call: int) -> int:
     return call - BID_BASE
 
@@ -43,10 +52,11 @@ def bid_contract(call: int) -> int:
 class Auction:
     """Bidding state of one deal.  Seats are 0-3 in calling order from the forehand ``first``."""
 
-    __slots__ = ("first", "calls", "contract", "declarer", "multiplier", "passes", "done")
+    __slots__ = ("first", "calls", "contract", "declarer", "multiplier", "passes", "done", "surcontra")
 
-    def __init__(self, first: int) -> None:
+    def __init__(self, first: int, surcontra: bool = False) -> None:
         self.first = first
+        self.surcontra = surcontra  # OPT-SURCONTRA
         self.calls: list[int] = []
         self.contract = NO_CONTRACT
         self.declarer = -1
@@ -57,7 +67,7 @@ class Auction:
     def copy(self) -> Auction:
         a = Auction.__new__(Auction)
         a.first, a.calls, a.contract, a.declarer = self.first, self.calls[:], self.contract, self.declarer
-        a.multiplier, a.passes, a.done = self.multiplier, self.passes, self.done
+        a.multiplier, a.passes, a.done, a.surcontra = self.multiplier, self.passes, self.done, self.surcontra
         return a
 
     @property
@@ -76,6 +86,8 @@ class Auction:
                 mask |= 1 << KONTRA  # R3.3
             elif self.multiplier == 2 and same_team:
                 mask |= 1 << REKONTRA  # R3.3
+            elif self.multiplier == 4 and not same_team and self.surcontra:
+                mask |= 1 << KONTRA  # OPT-SURCONTRA (R3.3): surkontra, through the kontra slot
         return mask
 
     def apply(self, call: int) -> None:
@@ -86,12 +98,16 @@ class Auction:
         if call == PASS:
             self.passes += 1
             # R3.6: three passes after any other call end the auction; four passes, no contract.
-            if self.passes == 3 and self.contract >= 0 or self.passes == 4:
+            if (self.passes == 3 and self.contract >= 0) or self.passes == 4:
                 self.done = True
             return
         self.passes = 0
         if call == KONTRA:
-            self.multiplier = 2
+            if self.multiplier == 4:  # OPT-SURCONTRA: the kontra slot over a rekontra
+                self.calls[-1] = SURKONTRA
+                self.multiplier = 8
+            else:
+                self.multiplier = 2
         elif call == REKONTRA:
             self.multiplier = 4
         else:
@@ -110,6 +126,12 @@ class Auction:
         if call == KONTRA:
             if self.contract < 0:
                 return "kontra is not legal: there is no contract to double", "R3.3"
+            if self.multiplier == 4 and not self.surcontra:
+                return "surkontra is not legal: there is no third level (only with OPT-SURCONTRA)", "R3.3"
+            if self.multiplier == 4:
+                return "surkontra is not legal: only the team that doubled may redouble a rekontra", "R3.3"
+            if self.multiplier == 8:
+                return "kontra is not legal: there is no fourth level", "R3.3"
             if self.multiplier > 1:
                 return "kontra is not legal: the contract is already doubled", "R3.3"
             return "kontra is not legal: the contract was bid by your own team", "R3.3"

@@ -70,45 +70,70 @@ def _table(contract: int) -> ContractTable:
 TABLES: tuple[ContractTable, ...] = tuple(_table(c) for c in range(6))
 
 
-# Rule options (docs/rules.md, `OPT-...`).  The engine plays the Bulgarian defaults; the named options
-# are known so that a record using one gets a precise error instead of a wrong replay.
-KNOWN_OPTIONS = frozenset(
-    {
-        "OPT-NO-SHUFFLE",
-        "OPT-SURCONTRA",
-        "OPT-EIGHT-SPLIT",
-        "OPT-CARRE-FIRST",
-        "OPT-LATE-DECLARE",
-        "OPT-LENGTH-FIRST",
-        "OPT-CARRE-RANK",
-        "OPT-SINGLE-CONTEST",
-        "OPT-NONZERO",
-        "OPT-VALAT-NO-DOUBLE",
-        "OPT-CAPOT-NI",
-        "OPT-CAPOT-EN",
-    }
-)
-SUPPORTED_OPTIONS: frozenset[str] = frozenset()
+# Rule options (docs/rules.md, "Options, precisely").  The engine plays the Bulgarian defaults; a game
+# may name options, each implemented where its rule is (the option name and rule id are cited there).
+NO_SHUFFLE = "OPT-NO-SHUFFLE"  # R2.2
+SURCONTRA = "OPT-SURCONTRA"  # R3.3, R11.4
+EIGHT_SPLIT = "OPT-EIGHT-SPLIT"  # R7.2
+CARRE_FIRST = "OPT-CARRE-FIRST"  # R7.4
+LATE_DECLARE = "OPT-LATE-DECLARE"  # R7.5 (refused)
+LENGTH_FIRST = "OPT-LENGTH-FIRST"  # R7.6
+CARRE_RANK = "OPT-CARRE-RANK"  # R7.6
+SINGLE_CONTEST = "OPT-SINGLE-CONTEST"  # R7.6
+NONZERO = "OPT-NONZERO"  # R10, R11.1
+VALAT_NO_DOUBLE = "OPT-VALAT-NO-DOUBLE"  # R11.4
+CAPOT_NI = "OPT-CAPOT-NI"  # R12.1
+CAPOT_EN = "OPT-CAPOT-EN"  # R12.2
+
+KNOWN_OPTIONS = frozenset({
+    NO_SHUFFLE, SURCONTRA, EIGHT_SPLIT, CARRE_FIRST, LATE_DECLARE, LENGTH_FIRST, CARRE_RANK,
+    SINGLE_CONTEST, NONZERO, VALAT_NO_DOUBLE, CAPOT_NI, CAPOT_EN,
+})
+SUPPORTED_OPTIONS: frozenset[str] = KNOWN_OPTIONS - {LATE_DECLARE}
+# Options that exclude each other (docs/rules.md: "OPT-CAPOT-NI and OPT-CAPOT-EN exclude each other").
+EXCLUSIVE: tuple[frozenset[str], ...] = (frozenset({CAPOT_NI, CAPOT_EN}),)
 
 
 class UnsupportedOption(ValueError):
-    pass
+    """A rule option that is unknown, not supported, or contradicts another one in force."""
 
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The rule set a game is played under: the defaults, plus named options (none yet)."""
+    """The rule set a game is played under: the Bulgarian defaults plus named options.
+
+    >>> Rules.from_options(["OPT-NONZERO"]).has("OPT-NONZERO"), Rules().options
+    (True, ())
+    >>> Rules.from_options(["OPT-CAPOT-NI", "OPT-CAPOT-EN"])
+    Traceback (most recent call last):
+    ...
+    belot.contracts.UnsupportedOption: rule options OPT-CAPOT-EN and OPT-CAPOT-NI exclude each other (R12)
+    """
 
     options: tuple[str, ...] = ()
 
     @classmethod
     def from_options(cls, options: list[str] | tuple[str, ...] | None) -> Rules:
-        opts = tuple(options or ())
-        for opt in opts:
+        opts: list[str] = []
+        for opt in options or ():
             if not isinstance(opt, str):
                 raise UnsupportedOption(f"rule option {opt!r} is not a name")
             if opt not in KNOWN_OPTIONS:
                 raise UnsupportedOption(f"unknown rule option {opt!r}")
-            if opt not in SUPPORTED_OPTIONS:
-                raise UnsupportedOption(f"rule option {opt} is not supported by this engine yet")
-        return cls(opts)
+            if opt == LATE_DECLARE:
+                raise UnsupportedOption(
+                    f"rule option {opt} is not supported: it needs declarations announced out of turn "
+                    "(after one's own card, until trick 1 closes), and play here is turn by turn (R7.5)")
+            if opt not in opts:
+                opts.append(opt)
+        for group in EXCLUSIVE:
+            both = sorted(group & set(opts))
+            if len(both) > 1:
+                raise UnsupportedOption(f"rule options {' and '.join(both)} exclude each other (R12)")
+        return cls(tuple(opts))
+
+    def has(self, option: str) -> bool:
+        return option in self.options
+
+
+DEFAULT_RULES = Rules()

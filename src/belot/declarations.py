@@ -4,14 +4,25 @@ Every possible declaration has a fixed id: 84 sequences (suit x length 3-8 x sta
 (9 T J Q K A).  A seat announces declarations one at a time at its first turn of trick 1; the
 legal ones follow R7.4: a card serves in one declaration only, and a sequence is announced whole
 (as long as the cards not used by an announced carré allow), so an 8-card run is one quint.
+The rule options of R7 (`OPT-EIGHT-SPLIT`, `OPT-CARRE-FIRST`, `OPT-LENGTH-FIRST`, `OPT-CARRE-RANK`,
+`OPT-SINGLE-CONTEST`) change `declarable`, `best_declarations` and `contest` here, and nowhere else.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import CARD_NAMES, NINE, NUM_CARDS, RANKS, SUITS
-from .contracts import TRUMP_STRENGTH
+from .cards import ACE, CARD_NAMES, JACK, KING, NINE, NUM_CARDS, QUEEN, RANKS, SUITS, TEN
+from .contracts import (
+    CARRE_FIRST,
+    CARRE_RANK,
+    DEFAULT_RULES,
+    EIGHT_SPLIT,
+    LENGTH_FIRST,
+    SINGLE_CONTEST,
+    TRUMP_STRENGTH,
+    Rules,
+)
 
 TIERCE, QUARTE, QUINT, CARRE = "tierce", "quarte", "quint", "carre"
 KINDS = (TIERCE, QUARTE, QUINT, CARRE)
@@ -100,7 +111,7 @@ def declaration_for_cards(cards: list[int]) -> Declaration | None:
     return DECLARATIONS[i] if i is not None else None
 
 
-def declarable(hand: int, announced: list[int]) -> list[int]:
+def declarable(hand: int, announced: list[int], rules: Rules = DEFAULT_RULES) -> list[int]:
     """Ids of the declarations the holder of ``hand`` may announce next (R7.2-R7.4).
 
     ``announced`` are the ids this seat has announced already in this deal.
@@ -121,16 +132,24 @@ def declarable(hand: int, announced: list[int]) -> list[int]:
         if d.kind == CARRE:
             carre_cards |= d.mask
     out = [i for r, i in _CARRE_IDS.items() if DECLARATIONS[i].mask & ~hand == 0 and not DECLARATIONS[i].mask & used]
+    options = rules.options
+    if options and CARRE_FIRST in options:
+        # OPT-CARRE-FIRST (R7.4): no sequence uses a card of a scoring carré held, declared or not
+        for i in out:
+            carre_cards |= DECLARATIONS[i].mask
+    split = bool(options) and EIGHT_SPLIT in options
     free = hand & ~carre_cards
     for suit in range(4):
         for start, length in _RUNS[free >> (8 * suit) & 0xFF]:
-            i = _SEQ_IDS[(suit, start, length)]
-            if not DECLARATIONS[i].mask & used:
-                out.append(i)
+            parts: tuple[int, ...] = (_SEQ_IDS[(suit, start, length)],)
+            if split and length == 8:
+                # OPT-EIGHT-SPLIT (R7.2): a quint of the top five cards and a tierce of the bottom three
+                parts = (_SEQ_IDS[(suit, 3, 5)], _SEQ_IDS[(suit, 0, 3)])
+            out.extend(i for i in parts if not DECLARATIONS[i].mask & used)
     return out
 
 
-def best_declarations(hand: int) -> list[int]:
+def best_declarations(hand: int, rules: Rules = DEFAULT_RULES) -> list[int]:
     """The announcement worth most points (R7.4's default choice), carrés first."""
     carres = [i for i in _CARRE_IDS.values() if DECLARATIONS[i].mask & ~hand == 0]
     best: list[int] = []
@@ -139,7 +158,7 @@ def best_declarations(hand: int) -> list[int]:
         chosen = [carres[k] for k in range(len(carres)) if pick >> k & 1]
         ids = list(chosen)
         while True:
-            seqs = [i for i in declarable(hand, ids) if DECLARATIONS[i].kind != CARRE]
+            seqs = [i for i in declarable(hand, ids, rules) if DECLARATIONS[i].kind != CARRE]
             if not seqs:
                 break
             ids.append(seqs[0])
@@ -149,28 +168,60 @@ def best_declarations(hand: int) -> list[int]:
     return best
 
 
-def sequence_key(d: Declaration) -> tuple[int, int]:
-    """R7.6: quint > quarte > tierce, then the top card; a 6-8 card quint is just a quint."""
+def sequence_key(d: Declaration, rules: Rules = DEFAULT_RULES) -> tuple[int, int]:
+    """R7.6: quint > quarte > tierce, then the top card; a 6-8 card quint is just a quint.
+    `OPT-LENGTH-FIRST`: the number of cards first (8 > 7 > ... > 3), then the top card."""
+    if rules.options and LENGTH_FIRST in rules.options:
+        return (d.length, d.rank)
     return (min(d.length, 5), d.rank)
 
 
-def carre_key(d: Declaration) -> int:
+# OPT-CARRE-RANK (R7.6): J > 9 > A > K > Q > T instead of the trump order J > 9 > A > T > K > Q
+_CARRE_RANK_ORDER = {JACK: 6, NINE: 5, ACE: 4, KING: 3, QUEEN: 2, TEN: 1}
+
+
+def carre_key(d: Declaration, rules: Rules = DEFAULT_RULES) -> int:
+    if rules.options and CARRE_RANK in rules.options:
+        return _CARRE_RANK_ORDER[d.rank]
     return TRUMP_STRENGTH[d.rank]  # R7.6: J > 9 > A > T > K > Q
 
 
-def contest(by_team: tuple[list[int], list[int]]) -> list[int]:
-    """Declaration points that count for each team (R7.6, R7.8)."""
+def _single_key(d: Declaration, rules: Rules) -> tuple[int, int, tuple[int, ...]]:
+    """OPT-SINGLE-CONTEST: points first, then a carré over a sequence, then each kind's own order."""
+    if d.kind == CARRE:
+        return (d.value, 1, (carre_key(d, rules),))
+    return (d.value, 0, sequence_key(d, rules))
+
+
+def contest(by_team: tuple[list[int], list[int]], rules: Rules = DEFAULT_RULES) -> list[int]:
+    """Declaration points that count for each team (R7.6, R7.8).
+
+    >>> q = _SEQ_IDS[(0, 0, 4)]                            # quarte 7C-TC
+    >>> t, cq = _SEQ_IDS[(1, 0, 3)], _CARRE_IDS[QUEEN]     # tierce 7D-9D, carré of queens
+    >>> contest(([q], [t, cq]))                            # RULES section 4 (d)
+    [50, 100]
+    >>> contest(([q], [t, cq]), Rules(("OPT-SINGLE-CONTEST",)))
+    [0, 120]
+    """
     points = [0, 0]
+    if rules.options and SINGLE_CONTEST in rules.options:
+        # OPT-SINGLE-CONTEST (R7.6): the better single declaration takes all of its team's
+        best1 = [max((_single_key(DECLARATIONS[i], rules) for i in ids), default=None) for ids in by_team]
+        if best1[0] is not None and (best1[1] is None or best1[0] > best1[1]):
+            points[0] = sum(DECLARATIONS[i].value for i in by_team[0])
+        elif best1[1] is not None and (best1[0] is None or best1[1] > best1[0]):
+            points[1] = sum(DECLARATIONS[i].value for i in by_team[1])
+        return points  # an exact tie cancels all of both
     seqs = [[DECLARATIONS[i] for i in ids if DECLARATIONS[i].kind != CARRE] for ids in by_team]
     carres = [[DECLARATIONS[i] for i in ids if DECLARATIONS[i].kind == CARRE] for ids in by_team]
-    best = [max((sequence_key(d) for d in s), default=None) for s in seqs]
+    best = [max((sequence_key(d, rules) for d in s), default=None) for s in seqs]
     if best[0] is not None or best[1] is not None:
         if best[1] is None or (best[0] is not None and best[0] > best[1]):
             points[0] += sum(d.value for d in seqs[0])
         elif best[0] is None or best[1] > best[0]:
             points[1] += sum(d.value for d in seqs[1])
         # equal best sequences: no sequence of either team scores
-    cbest = [max((carre_key(d) for d in c), default=-1) for c in carres]
+    cbest = [max((carre_key(d, rules) for d in c), default=-1) for c in carres]
     if cbest[0] > cbest[1]:
         points[0] += sum(d.value for d in carres[0])
     elif cbest[1] > cbest[0]:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from . import declarations as decl
 from .auction import BID_BASE, CALL_NAMES, KONTRA, NUM_CALLS, PASS, REKONTRA, Auction
 from .cards import _SUIT_CARDS, CARD_NAMES, FULL_DECK, KING, NUM_CARDS, QUEEN, SUIT_MASKS, cards_of
-from .contracts import AT, NO_CONTRACT, NT, TABLES, Rules
+from .contracts import AT, CAPOT_EN, CAPOT_NI, NO_CONTRACT, NO_SHUFFLE, NT, SURCONTRA, TABLES, Rules
 from .errors import RuleError
 from .play import explain_illegal, legal_cards
 from .scoring import BELOTE_POINTS, REDEAL, DealResult, deal_result, redeal_result, trick_points
@@ -63,14 +63,34 @@ def deal_hands(rng: random.Random, dealer: int) -> list[list[int]]:
     """Shuffle and deal per R2.2-R2.3: 3 each from the forehand, 2 each, then 3 each after bidding."""
     deck = list(range(NUM_CARDS))
     rng.shuffle(deck)
+    return deal_pack(deck, dealer)
+
+
+def deal_pack(pack: Sequence[int], dealer: int) -> list[list[int]]:
+    """Deal a pack from its top per R2.3: 3 each from the forehand on, 2 each, then 3 each."""
     hands: list[list[int]] = [[], [], [], []]
     pos = 0
     for size in (3, 2, 3):
         for k in range(1, 5):
             seat = (dealer + k) & 3
-            hands[seat].extend(deck[pos : pos + size])
+            hands[seat].extend(pack[pos : pos + size])
             pos += size
     return hands
+
+
+def gathered_pack(d: Deal) -> list[int]:
+    """OPT-NO-SHUFFLE (R2.2): the last deal's cards gathered into a pack, top first: the tricks in
+    the order played, each trick's cards in play order; after an all-pass deal, the four hands from
+    the forehand on, each in the order dealt."""
+    if d.trick_winners and len(d.trick_winners) == 8:
+        return [a & 31 for a in d.actions if a < CALL_BASE]
+    return [c for k in range(4) for c in d.dealt[(d.dealer + 1 + k) & 3]]
+
+
+def cut_pack(pack: list[int], rng: random.Random) -> list[int]:
+    """OPT-NO-SHUFFLE (R2.2): the cut: the top c cards go under the pack, c uniform in 2..30."""
+    c = rng.randint(2, 30)
+    return pack[c:] + pack[:c]
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +153,7 @@ class Deal:
         self.hands = _check_hands(self.dealt)
         self.pot = pot
         self.phase = AUCTION
-        self.auction = Auction((dealer + 1) & 3)
+        self.auction = Auction((dealer + 1) & 3, surcontra=self.rules.has(SURCONTRA))
         self.table = TABLES[0]
         self.to_move = (dealer + 1) & 3  # R3.1: the forehand calls first
         self.trick: list[int] = []
@@ -273,7 +293,7 @@ class Deal:
         if self.table.contract == NT or self.trick_winners:
             return []
         seat = self.to_move
-        return decl.declarable(self.hands[seat], self.declared[seat])
+        return decl.declarable(self.hands[seat], self.declared[seat], self.rules)
 
     def _call_mask(self) -> int:
         """R3.1-R3.4: the calls the seat to move may make (9 bits).  A record of a deal that holds
@@ -397,7 +417,7 @@ class Deal:
         self.to_move = -1
         self.result = deal_result(
             a.contract, a.declarer, a.multiplier, self.pot, (self.team_points[0], self.team_points[1]),
-            self.declared, [seat for seat, _ in self.belotes], tuple(self.trick_winners))
+            self.declared, [seat for seat, _ in self.belotes], tuple(self.trick_winners), rules=self.rules)
 
     # -- views ---------------------------------------------------------------------------------
 
@@ -407,9 +427,8 @@ class Deal:
             hand = tuple(sorted(self.dealt[seat][:5]))
         else:
             hand = tuple(cards_of(self.hands[seat]))
-        calls = tuple(
-            (s, a - CALL_BASE) for s, a in zip(self.actors, self.actions) if CALL_BASE <= a < DECLARE_BASE
-        )
+        first = self.auction.first
+        calls = tuple(((first + k) & 3, c) for k, c in enumerate(self.auction.calls))
         cards = [(s, a & 31) for s, a in zip(self.actors, self.actions) if a < CALL_BASE]
         tricks = []
         for k, winner in enumerate(self.trick_winners):
@@ -445,7 +464,8 @@ class Match:
     ) -> None:
         self.rules = rules or Rules()
         self.players = players
-        self.target = target
+        self.start_target = target
+        self.target = target  # raised by OPT-CAPOT-EN after a valat (R12.2)
         self.rng = rng
         self.deals: list[Deal] = []
         self.results: list[DealResult] = []
@@ -520,23 +540,40 @@ class Match:
         self.score[0] += r.points[0]
         self.score[1] += r.points[1]
         self.pot = r.pot
-        # R12.1 after a scored deal; R12.2: not after a valat, nor after an all-pass deal.
-        if r.outcome != REDEAL and r.valat is None:
-            a, b = self.score
-            if max(a, b) >= self.target and a != b:
-                self.winner = 0 if a > b else 1
+        if r.outcome != REDEAL:
+            self._check_end(r)
         if self.winner is None and self.rng is not None:
             self._deal_from_rng()
+
+    def _check_end(self, r: DealResult) -> None:
+        """R12.1 after a scored deal; R12.2: not after a valat (nor after an all-pass deal)."""
+        a, b = self.score
+        options = self.rules.options
+        if r.valat is not None:
+            if options and CAPOT_EN in options and max(a, b) >= self.target:
+                self.target = max(a, b) + 1  # OPT-CAPOT-EN replaces R12.2: the target is raised
+            else:
+                return
+        if max(a, b) >= self.target and a != b:
+            leader = 0 if a > b else 1
+            if options and CAPOT_NI in options and r.points[leader] <= 0:
+                return  # OPT-CAPOT-NI (R12.1): the winner must have scored in the final deal
+            self.winner = leader
 
     def _deal_from_rng(self) -> None:
         assert self.rng is not None
         dealer = self.next_dealer
         assert dealer is not None
-        self.deal(deal_hands(self.rng, dealer), dealer)
+        if self.deals and self.rules.has(NO_SHUFFLE):
+            hands = deal_pack(cut_pack(gathered_pack(self.deals[-1]), self.rng), dealer)
+        else:
+            hands = deal_hands(self.rng, dealer)
+        self.deal(hands, dealer)
 
     def clone(self) -> Match:
         m = Match.__new__(Match)
         m.rules, m.target, m.first_dealer, m.players = self.rules, self.target, self.first_dealer, self.players
+        m.start_target = self.start_target
         m.rng = None
         if self.rng is not None:
             m.rng = random.Random()

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from . import declarations as decl
-from .auction import call_name, parse_call
+from .auction import KONTRA, SURKONTRA, call_name, call_slot, parse_call
 from .cards import CARD_NAMES, parse_card
 from .contracts import CONTRACT_NAMES, Rules, UnsupportedOption
 from .errors import RecordError, RuleError
@@ -53,7 +53,7 @@ def action_of(move: Any) -> int:
         except ValueError:
             pass
         try:
-            return CALL_BASE + parse_call(move)
+            return CALL_BASE + call_slot(parse_call(move))
         except ValueError:
             raise ValueError(f"{move!r} is neither a card nor a call") from None
     if isinstance(move, dict) and set(move) == {"card", "belote"} and move["belote"] is True:
@@ -167,7 +167,13 @@ def _replay_deal(match: Match, di: int, deal: Any, last: bool) -> None:
         where = f"auction[{i}]"
         try:
             c = parse_call(call)
-            match.apply(CALL_BASE + c)
+            a = d.auction
+            if (c == SURKONTRA) != (c in (KONTRA, SURKONTRA) and a.multiplier == 4):
+                # the kontra slot is kontra over a plain contract, surkontra over a rekontra (R3.3)
+                raise RuleError(f"{call} is not legal: " + (
+                    "surkontra is called only over a rekontra" if c == SURKONTRA
+                    else "a double of a rekontra is a surkontra (only with OPT-SURCONTRA)"), "R3.3")
+            match.apply(CALL_BASE + call_slot(c))
         except (RuleError, ValueError) as e:
             raise RecordError(str(e), di, where) from None
     if play and d.phase != PLAY:
@@ -202,7 +208,7 @@ def _replay_play(match: Match, d: Deal, di: int, i: int, entry: Any) -> None:
         raise RecordError("declare must be a list of declarations, each a list of cards", di, where)
     try:
         if not isinstance(card_text, str):
-            raise ValueError(f"{card_text!r} is not a card")  # noqa: TRY004  (reported as a RecordError below)
+            raise ValueError(f"{card_text!r} is not a card")
         card = parse_card(card_text)
         if match.is_over or d.is_over:
             raise RuleError(f"{card_text} is played after the last trick", "R5.1")
@@ -229,14 +235,14 @@ def _replay_play(match: Match, d: Deal, di: int, i: int, entry: Any) -> None:
 
 def deal_to_json(d: Deal) -> dict[str, Any]:
     """One deal of a record, from the actions the deal has applied."""
-    auction: list[str] = []
     play: list[Any] = []
-    pending: dict[int, list[list[str]]] = {}
+    pending: dict[int, list[int]] = {}
+    auction = [call_name(c) for c in d.auction.calls]  # by the calls made: kontra or surkontra
     for seat, a in zip(d.actors, d.actions):
         if CALL_BASE <= a < DECLARE_BASE:
-            auction.append(call_name(a - CALL_BASE))
-        elif a >= DECLARE_BASE:
-            pending.setdefault(seat, []).append(decl.card_list(a - DECLARE_BASE))
+            continue
+        if a >= DECLARE_BASE:
+            pending.setdefault(seat, []).append(a - DECLARE_BASE)
         else:
             card = CARD_NAMES[a & 31]
             declared = pending.pop(seat, None)
@@ -245,7 +251,9 @@ def deal_to_json(d: Deal) -> dict[str, Any]:
                 continue
             entry: dict[str, Any] = {"card": card}
             if declared:
-                entry["declare"] = declared
+                # carrés first, the order a replay announces them in (R7.4), so records round-trip
+                declared.sort(key=lambda i: not decl.DECLARATIONS[i].is_carre)
+                entry["declare"] = [decl.card_list(i) for i in declared]
             if a >= BELOTE_BASE:
                 entry["belote"] = True
             play.append(entry)
@@ -262,7 +270,7 @@ def to_json(match: Match, players: list[str] | None = None) -> dict[str, Any]:
     players = players if players is not None else match.players
     if players is not None:
         doc["players"] = list(players)
-    doc["target"] = match.target
+    doc["target"] = match.start_target
     doc["deals"] = [deal_to_json(d) for d in match.deals]
     return doc
 

@@ -17,12 +17,16 @@ from . import declarations as decl
 from .contracts import (
     AT,
     CONTRACT_NAMES,
+    DEFAULT_RULES,
     LAST_TRICK_BONUS,
     NO_CONTRACT,
+    NONZERO,
     NT,
     TABLES,
     VALAT_BONUS,
+    VALAT_NO_DOUBLE,
     ContractTable,
+    Rules,
 )
 
 MADE, HANGING, INSIDE, REDEAL = "made", "hanging", "inside", "redeal"
@@ -68,6 +72,11 @@ class DealResult:
     points: tuple[int, int]
     pot: int
     declared: tuple[tuple[int, ...], ...] = ()  # declaration ids announced, by seat (shown after the deal)
+    stake: int = 1  # the multiplier the deal was scored with (1 for a valat under OPT-VALAT-NO-DOUBLE)
+
+    def rounding(self) -> int | tuple[int, int]:
+        """The R10 rounding step this deal was scored with (see `rounding_step`)."""
+        return rounding_step(self.contract, self.declarer & 1, self.totals, self.stake)
 
     def to_json(self) -> dict[str, object]:
         if self.outcome == REDEAL:
@@ -107,6 +116,7 @@ def deal_result(
     belotes: Sequence[int],
     tricks: Sequence[int] = (),
     valat: int | None = None,
+    rules: Rules = DEFAULT_RULES,
 ) -> DealResult:
     """The result of a played deal from its public facts (R9.1, then `score_deal`).
 
@@ -115,6 +125,7 @@ def deal_result(
     (R7.6; none count in NT, R7.1); ``belotes`` the seat of each belote announced (R7.7);
     ``tricks`` the seat that won each trick, which decides the valat (R8) when all eight are
     given; a search that knows only that one team takes every trick left passes ``valat``.
+    ``rules`` are the options in force (R7.6's contest options, `OPT-NONZERO`, `OPT-VALAT-NO-DOUBLE`).
 
     >>> r = deal_result(2, 0, 1, 0, (86, 76), [[], [], [], []], [0], tricks=[0, 1] * 4)
     >>> r.totals, r.outcome, r.points   # hearts: 86 + belote 20 against 76
@@ -126,7 +137,7 @@ def deal_result(
         decls = (0, 0)
     else:
         c0, c1 = decl.contest((
-            [*declared[0], *declared[2]], [*declared[1], *declared[3]]))  # R7.6
+            [*declared[0], *declared[2]], [*declared[1], *declared[3]]), rules)  # R7.6
         decls = (c0, c1)
     belote = [0, 0]
     for seat in belotes:
@@ -136,12 +147,15 @@ def deal_result(
     totals = [cards[k] + decls[k] + belote[k] for k in (0, 1)]
     if valat is not None:
         totals[valat] += VALAT_BONUS  # R8, not doubled in NT
-    s = score_deal(contract, declarer & 1, (totals[0], totals[1]), multiplier, pot)
+    stake = multiplier
+    if valat is not None and rules.has(VALAT_NO_DOUBLE):
+        stake = 1  # OPT-VALAT-NO-DOUBLE (R11.4): a valat deal is scored x1 even if doubled
+    s = score_deal(contract, declarer & 1, (totals[0], totals[1]), stake, pot, rules)
     return DealResult(
         contract=contract, declarer=declarer, multiplier=multiplier, tricks=tuple(tricks),
         card_points=cards, declarations=decls, belote=(belote[0], belote[1]), valat=valat,
         totals=(totals[0], totals[1]), outcome=s.outcome, points=s.points, pot=s.pot,
-        declared=tuple(tuple(x) for x in declared),
+        declared=tuple(tuple(x) for x in declared), stake=stake,
     )
 
 
@@ -187,11 +201,15 @@ class DealScore:
     pot: int  # hanging pot after the deal
 
 
-def score_deal(contract: int, team: int, totals: tuple[int, int], multiplier: int, pot: int) -> DealScore:
+def score_deal(contract: int, team: int, totals: tuple[int, int], multiplier: int, pot: int,
+               rules: Rules = DEFAULT_RULES) -> DealScore:
     """Game points for a finished deal (R9.2, R10, R11).
 
     ``team`` is the contract team, ``totals`` the raw totals of R9.1 per team, ``pot`` the hanging
     pot carried in (H).
+
+    >>> score_deal(1, 0, (158, 4), 1, 0).points, score_deal(1, 0, (158, 4), 1, 0, Rules(("OPT-NONZERO",))).points
+    ((16, 0), (15, 1))
     """
     b, d = totals[team], totals[1 - team]
     r = rounding_step(contract, team, totals, multiplier)
@@ -207,8 +225,11 @@ def score_deal(contract: int, team: int, totals: tuple[int, int], multiplier: in
         points[1 - team] = r + pot  # R11.2: everything goes to the defenders
         return DealScore(INSIDE, (points[0], points[1]), 0)
     if b > d:  # R11.1
-        points[team] = r[team] + pot
-        points[1 - team] = r[1 - team]
+        rb, rd = r[team], r[1 - team]
+        if rules.options and NONZERO in rules.options and d > 0 and rd == 0:
+            rb, rd = rb - 1, 1  # OPT-NONZERO (R10, R11.1): raw points never round to nothing
+        points[team] = rb + pot
+        points[1 - team] = rd
         return DealScore(MADE, (points[0], points[1]), 0)
     # R11.3 with R10.4: the defenders' half is written, the contract team's half joins the pot
     points[1 - team] = r[1 - team]

@@ -15,7 +15,6 @@ from .. import declarations as decl
 from ..auction import parse_call
 from ..cards import parse_card
 from ..game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, DealResult, SeatView
-from ..scoring import rounding_step
 from ..visibility import Viewer, action_json, history_json, own_view, public_view, result_json, view_json
 
 ActionJSON = dict[str, Any]
@@ -97,7 +96,7 @@ def rounding_to_json(r: DealResult) -> dict[str, Any] | None:
     """The R10 step of a deal with a contract: ``{"teams": [T0, T1]}`` or ``{"whole": P}``."""
     if r.contract < 0:
         return None
-    step = rounding_step(r.contract, r.declarer & 1, r.totals, r.multiplier)
+    step = r.rounding()
     return {"whole": step} if isinstance(step, int) else {"teams": list(step)}
 
 

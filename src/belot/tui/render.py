@@ -17,7 +17,7 @@ from .. import declarations as decl
 from ..auction import BID_BASE, CALL_NAMES, PASS
 from ..contracts import AT, NO_CONTRACT, NT, TABLES
 from ..game import BELOTE_BASE, DealResult, SeatView
-from ..scoring import HANGING, INSIDE, MADE, REDEAL, rounding_step
+from ..scoring import HANGING, INSIDE, MADE, REDEAL
 from .text import RANK_LABELS, SUIT_SYMBOLS, Words
 
 RED = {1, 2}  # diamonds, hearts
@@ -283,10 +283,10 @@ def render_summary(
             table.add_row(words.t("term.valat"), *map(str, _pair(seating, v)))
         table.add_row(Text(words.t("term.totals"), style="bold"), *map(str, _pair(seating, r.totals)))
         # The rounding to game points (R10), computed with the scoring rules themselves.
-        step = rounding_step(r.contract, team, r.totals, r.multiplier)
+        step = r.rounding()
         if isinstance(step, int):
             raw = r.totals[0] + r.totals[1]
-            rounded = Text(words.t("tui.rounding_whole", raw=raw, whole=step, mult=r.multiplier))
+            rounded = Text(words.t("tui.rounding_whole", raw=raw, whole=step, mult=r.stake))
         else:
             pu, pt = _pair(seating, step)
             tu, tt = _pair(seating, r.totals)
