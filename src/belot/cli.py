@@ -1,4 +1,4 @@
-"""The one entry point: ``belot <command>``.  Every module in `belot.commands` adds a command."""
+"""The one entry point: ``belot <command>``.  Every public module in `belot.commands` adds a command."""
 
 from __future__ import annotations
 
@@ -18,6 +18,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"belot {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue  # shared helpers of the commands, not commands
         module = importlib.import_module(f"{commands.__name__}.{info.name}")
         module.register(sub)
     return parser

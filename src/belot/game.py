@@ -120,6 +120,7 @@ class SeatView:
     deal_index: int = 0
     winner: int | None = None
     history: tuple[DealResult, ...] = field(default=())
+    options: tuple[str, ...] = ()  # the house rules in force (public: docs/rules.md options)
 
     @property
     def played(self) -> int:
@@ -443,7 +444,7 @@ class Deal:
             declarer=self.auction.declarer, multiplier=self.auction.multiplier, tricks=tuple(tricks),
             trick=tuple(cards[closed:]), announced=announced,
             own_declarations=tuple(self.declared[seat]), belotes=tuple(self.belotes),
-            legal_actions=legal, pot=self.pot, result=self.result, **match,  # type: ignore[arg-type]
+            legal_actions=legal, pot=self.pot, result=self.result, options=self.rules.options, **match,  # type: ignore[arg-type]
         )
 
 
