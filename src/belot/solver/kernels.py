@@ -19,6 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..cards import BELOTE_PAIR_XOR, KING, QUEEN
+
 INF = 10000
 NT_CODE = 4
 AT_CODE = 5
@@ -280,7 +282,7 @@ def _search(h: np.ndarray, seat: int, n: int, led: int, wc: int, ws: int, tpts: 
             vst = fr[p, F_VST]
             off = 0
             r = c & 7
-            if belb != 0 and (r == 5 or r == 6) and (hand >> (c ^ 3)) & 1:
+            if belb != 0 and (r == QUEEN or r == KING) and (hand >> (c ^ BELOTE_PAIR_XOR)) & 1:
                 s = c >> 3
                 if (contract < 4 and s == contract) or (contract == AT_CODE and (n == 0 or led == s)):
                     off = belb if (seat & 1) == 0 else -belb  # R7.7
@@ -458,7 +460,7 @@ def solve_cards(h: np.ndarray, seat: int, n: int, led: int, wc: int, ws: int, tp
         h[seat] = hand ^ (1 << c)
         off = 0
         r = c & 7
-        if belb != 0 and (r == 5 or r == 6) and (hand >> (c ^ 3)) & 1:
+        if belb != 0 and (r == QUEEN or r == KING) and (hand >> (c ^ BELOTE_PAIR_XOR)) & 1:
             s = c >> 3
             if (contract < 4 and s == contract) or (contract == AT_CODE and (n == 0 or led == s)):
                 off = belb if (seat & 1) == 0 else -belb
