@@ -75,7 +75,8 @@ def _tricks(view: SeatView) -> list[tuple[int, tuple[int, ...]]]:
     return tricks
 
 
-_RULED_OUT: dict[int, int] = {}  # `ruled_out`, memoized by `facts` under one int key
+# (`ruled_out`, whether the card takes the trick) of a play, memoized by `facts` under one int key
+_PLAY_FACTS: dict[int, tuple[int, bool]] = {}
 
 
 def ruled_out(contract: int, led: int, win: int, partner_winning: bool, card: int) -> int:
@@ -129,7 +130,7 @@ def facts(view: SeatView) -> Facts:
     own = 0
     for c in view.hand:
         own |= 1 << c
-    announced = tuple(tuple(a) for a in view.announced)
+    announced = view.announced
     if view.phase == "auction" or view.contract < 0:
         sizes = [8, 8, 8, 8]
         sizes[me] = 3  # R2.3: three more cards come to every seat after the auction
@@ -138,7 +139,7 @@ def facts(view: SeatView) -> Facts:
     cannot = [0, 0, 0, 0]
     played_by = [0, 0, 0, 0]
     contract = view.contract
-    t = TABLES[contract]
+    memo = _PLAY_FACTS
     for leader, cards in _tricks(view):  # `plays`, unrolled: this runs at every heuristic decision
         win, ws, led = cards[0], leader, cards[0] >> 3
         played_by[leader] |= 1 << win
@@ -148,11 +149,12 @@ def facts(view: SeatView) -> Facts:
             played_by[s] |= 1 << c
             partner_winning = (ws ^ s) & 1 == 0
             key = (((contract * 4 + led) * 32 + win) * 2 + partner_winning) * 32 + c
-            out = _RULED_OUT.get(key)
-            if out is None:
-                out = _RULED_OUT[key] = ruled_out(contract, led, win, partner_winning, c)
-            cannot[s] |= out
-            if beats(t, c, win):
+            known = memo.get(key)
+            if known is None:
+                known = memo[key] = (ruled_out(contract, led, win, partner_winning, c),
+                                     beats(TABLES[contract], c, win))
+            cannot[s] |= known[0]
+            if known[1]:
                 win, ws = c, s
     played = played_by[0] | played_by[1] | played_by[2] | played_by[3]
     must = [0, 0, 0, 0]
