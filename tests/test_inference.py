@@ -203,6 +203,11 @@ def test_the_real_hands_satisfy_every_fact(seed: int) -> None:
     d, me = random_deal(seed)
     f = inference.facts(d.view(me))
     hands = d.hands
+    # `facts` unrolls `plays`: the two agree.
+    cannot = [0, 0, 0, 0]
+    for p in inference.plays(d.view(me)):
+        cannot[p.seat] |= inference.ruled_out(d.contract, p.led, p.win, p.partner_winning, p.card)
+    assert tuple(cannot) == f.cannot
     for s in range(4):
         if s == me:
             assert hands[s] == f.own
