@@ -15,6 +15,7 @@ import pytest
 
 pytest.importorskip("numpy", reason="belot[env] extra (numpy) not installed")
 
+from belot.declarations import DECLARATIONS  # noqa: E402
 from belot.env import openspiel as bos  # noqa: E402
 from belot.game import DECLARE_BASE, Deal  # noqa: E402
 
@@ -179,7 +180,16 @@ def test_resample_keeps_the_information_state(make) -> None:
     player = state.current_player()
     sample = bos.resample(state, player, random.Random(1))
     assert sample.information_state_string(player) == state.information_state_string(player)
-    assert sample.deal.actions == state.deal.actions
+    # The same actions, but another seat's declaration only of the same kind (R7.5).
+    assert [_kind_only(a, s, player) for s, a in zip(sample.deal.actors, sample.deal.actions)] == [
+        _kind_only(a, s, player) for s, a in zip(state.deal.actors, state.deal.actions)
+    ]
+
+
+def _kind_only(action: int, seat: int, player: int) -> object:
+    if action >= DECLARE_BASE and seat != player:
+        return DECLARATIONS[action - DECLARE_BASE].kind
+    return action
 
 
 # -- OpenSpiel's own algorithms ---------------------------------------------------------------------
@@ -271,3 +281,93 @@ def test_resample_succeeds_along_random_deals() -> None:
         assert sample.information_state_string(player) == state.information_state_string(player)
         found += 1
     assert found >= 10
+
+
+def _random_state(rng: random.Random, announce: float = 0.8):
+    """A pure state at a random point of a deal played at random, declarations and belotes
+    announced with chance ``announce`` whenever they are legal."""
+    state = bos.BelotGame({"dealer": rng.randrange(4)}).new_initial_state()
+    _deal_out(state, rng)
+    for _ in range(rng.randrange(0, 50)):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        special = [a for a in legal if a >= 32 and not 64 <= a < DECLARE_BASE]
+        state.apply_action(rng.choice(special) if special and rng.random() < announce else rng.choice(legal))
+    return state
+
+
+def test_resample_never_fails_and_keeps_every_inferred_fact() -> None:
+    """Declarations of several seats, voids, failures to trump (R5.2), belotes (R7.7): a world is
+    always found, and in it every seat's hand satisfies the player's facts."""
+    from belot import inference
+
+    rng = random.Random(21)
+    several = 0
+    for _ in range(400):
+        state = _random_state(rng)
+        if state.is_terminal():
+            continue
+        player = state.current_player()
+        several += sum(1 for s in range(4) if s != player and state.deal.declared[s]) >= 2
+        sample = bos.resample(state, player, random.Random(rng.random()))
+        assert sample.information_state_string(player) == state.information_state_string(player)
+        f = inference.facts(state.deal.view(player))
+        for s in range(4):
+            if s != player and sample.deal.phase != "auction":
+                hand = sample.deal.hands[s]
+                assert not hand & f.cannot[s] and not f.must[s] & ~hand and not hand & ~f.unseen
+    assert several >= 10
+
+
+def test_resample_reads_only_declaration_kinds() -> None:
+    """Two deals that differ in another seat's hidden cards and in which declaration of a kind it
+    made give the same samples: the resampler learns nothing the information state hides (R7.5)."""
+    rng = random.Random(5)
+    compared = 0
+    for _ in range(60):
+        state = _random_state(rng, announce=1.0)
+        if state.is_terminal() or state.deal.phase == "auction":
+            continue
+        player = state.current_player()
+        twin = bos.resample(state, player, random.Random(rng.random()))  # another deal, same infostate
+        assert twin.information_state_string(player) == state.information_state_string(player)
+        compared += twin.deal.declared != state.deal.declared
+        a = bos.resample(state, player, random.Random(99))
+        b = bos.resample(twin, player, random.Random(99))
+        assert a.history() == b.history()
+    assert compared >= 3
+
+
+@needs_pyspiel
+def test_openspiel_ismcts_plays_whole_deals() -> None:
+    """OpenSpiel's own ISMCTS bot (its Python implementation, unmodified) drives every seat to the
+    end of deals, resampling through ``resample_from_infostate`` at every decision: deals from the
+    first card, and deals from trick 1 after several seats declared (where the rejection sampler
+    that came before failed one call in twenty)."""
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    rs = np.random.RandomState(3)
+    rng = random.Random(3)
+    for k in range(8):
+        dealer, history = k % 4, []
+        if k >= 4:  # random play with every declaration announced, stopped in trick 1 after two seats declared
+            state = _random_state(rng, announce=1.0)
+            while (state.is_terminal() or state.deal.trick_winners
+                   or sum(1 for x in state.deal.declared if x) < 2):
+                state = _random_state(rng, announce=1.0)
+            dealer, history = state.get_game().dealer, state.history()
+        game = pyspiel.load_game(bos.GAME_NAME, {"dealer": dealer})
+        evaluator = mcts.RandomRolloutEvaluator(1, rs)
+        bots = [ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=8, random_state=rs) for _ in range(4)]
+        ps = game.new_initial_state()
+        for action in history:
+            ps.apply_action(action)
+        while not ps.is_terminal():
+            if ps.is_chance_node():
+                outcomes = ps.chance_outcomes()
+                ps.apply_action(outcomes[rs.randint(len(outcomes))][0])
+            else:
+                ps.apply_action(bots[ps.current_player()].step(ps))
+        assert sum(ps.returns()) == 0

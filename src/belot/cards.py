@@ -36,6 +36,11 @@ _SUIT_CARDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 )
 POPCOUNT8: tuple[int, ...] = tuple(len(bits) for bits in _BYTE_BITS)
 
+# The queen and king of a suit are ranks 5 and 6 (0b101, 0b110): flipping the two low bits of
+# either gives the other, the pair of a belote (R7.7).  A plain int so the solver's compiled
+# kernels can read it too.
+BELOTE_PAIR_XOR = 3
+
 
 def suit_of(card: int) -> int:
     return card >> 3
@@ -43,6 +48,15 @@ def suit_of(card: int) -> int:
 
 def rank_of(card: int) -> int:
     return card & 7
+
+
+def belote_partner(card: int) -> int:
+    """The other card of a belote pair (R7.7): the king for a queen, the queen for a king.
+
+    >>> card_name(belote_partner(parse_card("QH"))), card_name(belote_partner(parse_card("KS")))
+    ('KH', 'QS')
+    """
+    return card ^ BELOTE_PAIR_XOR
 
 
 def card_name(card: int) -> str:

@@ -3,7 +3,7 @@
 Bidding scores the five known cards for every contract kind (suit, NT, AT) and bids the best kind
 that clears its threshold; it doubles an opposing contract its hand defends well and redoubles a
 doubled contract of its own team it is sure of.  It always announces its best declarations
-(`belot.declarations.best_declarations`) and belote.  Card play rebuilds from the view what the
+(`belot.declarations.best_declarations`) and belote.  Card play takes from `belot.inference` what the
 seat may know: the cards played, the suits each seat has shown void, the trumps a seat has shown
 it cannot hold (it did not trump or overtrump when the rules would have made it), and the partner
 card of an announced belote.  With that it leads masters and draws trumps as the contract team,
@@ -16,10 +16,11 @@ millisecond); the bot is deterministic (the seed is accepted for the common inte
 from __future__ import annotations
 
 from ..auction import BID_BASE, KONTRA, PASS, REKONTRA
-from ..cards import ACE, FULL_DECK, JACK, KING, NINE, QUEEN, SUIT_MASKS, TEN, cards_of
+from ..cards import ACE, JACK, KING, NINE, QUEEN, SUIT_MASKS, TEN, cards_of
 from ..contracts import AT, NT, TABLES, ContractTable, is_suit_contract
 from ..declarations import DECLARATIONS, best_declarations
 from ..game import AUCTION, BELOTE_BASE, CALL_BASE, SeatView
+from ..inference import facts
 from ..play import beats
 from .random_bot import announce_first, with_belote
 
@@ -184,49 +185,16 @@ class Knowledge:
     __slots__ = ("seat", "t", "hand", "played", "unseen", "cannot", "trick_cards", "tricks_done")
 
     def __init__(self, view: SeatView) -> None:
+        f = facts(view)
         self.seat = view.seat
-        t = self.t = TABLES[view.contract]
-        hand = 0
-        for c in view.hand:
-            hand |= 1 << c
-        self.hand = hand
-        cannot = [0, 0, 0, 0]
-        played = 0
-        trump = t.trump_mask
-        tricks = [(cards, leader) for leader, cards, _ in view.tricks]
-        if view.trick:
-            tricks.append((tuple(c for _, c in view.trick), view.trick[0][0]))
-        for cards, leader in tricks:
-            led = cards[0] >> 3
-            win, win_seat = cards[0], leader
-            played |= 1 << cards[0]
-            for k in range(1, len(cards)):
-                seat = (leader + k) & 3
-                c = cards[k]
-                played |= 1 << c
-                opp_winning = (win_seat ^ seat) & 1 == 1
-                if c >> 3 != led:
-                    cannot[seat] |= SUIT_MASKS[led]  # did not follow: void (R5.2-R5.5)
-                    if t.trump_suit >= 0 and not (trump >> c & 1) and opp_winning:
-                        if trump >> win & 1:
-                            cannot[seat] |= t.above[win]  # R5.2 (b): could not overtrump
-                        else:
-                            cannot[seat] |= trump  # R5.2 (c): could not trump
-                elif (c >> 3 == t.trump_suit or view.contract == AT) and win >> 3 == led:
-                    if not beats(t, c, win):
-                        cannot[seat] |= t.above[win]  # R5.3 / R5.5: could not go above
-                if beats(t, c, win):
-                    win, win_seat = c, seat
-        # The partner card of an announced belote is in the announcer's hand until played.
-        for bseat, bcard in view.belotes:
-            other = bcard + 1 if bcard & 7 == QUEEN else bcard - 1  # the king or queen beside it
-            if not (played >> other & 1):
-                for s in range(4):
-                    if s != bseat:
-                        cannot[s] |= 1 << other
-        self.played = played
-        self.unseen = FULL_DECK & ~played & ~hand
-        self.cannot = cannot
+        self.t = TABLES[view.contract]
+        self.hand = f.own
+        self.played = f.played
+        self.unseen = f.unseen
+        # The partner card of an announced belote is in the announcer's hand until played: no
+        # other seat holds it.
+        belote = f.must[0] | f.must[1] | f.must[2] | f.must[3]
+        self.cannot = [f.cannot[s] | (belote & ~f.must[s]) for s in range(4)]
         self.trick_cards = view.trick
         self.tricks_done = len(view.tricks)
 

@@ -1,11 +1,10 @@
 """Sampling the hidden cards consistently with what one seat knows (its `SeatView`).
 
-`Knowledge.from_view` collects the hard facts a seat has: the cards it has seen (its own hand,
-every card played), each other seat's hand size, the cards a seat cannot hold because of how it
-played (a card it played would have been illegal had it held them: shown voids, R5.2/R5.3
-failures to trump or overtrump, R5.5 failures to beat; derived with the engine's own
-`legal_cards`), the partners of announced belotes (R7.7) and the declaration kinds each seat
-announced (R7.5).  `sample` deals the unseen cards to the other seats (and, during the auction,
+`Knowledge.from_view` takes the hard facts a seat has from `belot.inference`: the cards it has
+seen (its own hand, every card played), each other seat's hand size, the cards a seat cannot hold
+because of how it played (shown voids, R5.2/R5.3 failures to trump or overtrump, R5.5 failures to
+beat), the partners of announced belotes (R7.7) and the declaration kinds each seat announced
+(R7.5).  `sample` deals the unseen cards to the other seats (and, during the auction,
 the three cards still to come to every seat) so that every fact holds, choosing concrete
 declarations for the announced kinds.  The auction and the other team's card play are softer
 inferences: in play, worlds in which a sensible player could have made each seat's calls (the
@@ -23,6 +22,7 @@ import random
 from dataclasses import dataclass, field, replace
 
 from .. import declarations as decl
+from .. import inference
 from ..auction import KONTRA, PASS
 from ..cards import cards_of, mask_of
 from ..contracts import TABLES
@@ -32,30 +32,6 @@ from .heuristic import KONTRA_THRESHOLD, choose_card, contract_margins, defence_
 
 # Draws the play sampler may reject for misfitting the auction or the play, per decision (see `sample`).
 FIT_BUDGET = 400
-_SEQ_KINDS = {decl.TIERCE: (3,), decl.QUARTE: (4,), decl.QUINT: (5, 6, 7, 8)}
-
-
-def _candidates(kind: str) -> list[decl.Declaration]:
-    if kind == decl.CARRE:
-        return [d for d in decl.DECLARATIONS if d.kind == decl.CARRE]
-    return [d for d in decl.DECLARATIONS if d.kind != decl.CARRE and d.length in _SEQ_KINDS[kind]]
-
-
-_BY_KIND = {k: _candidates(k) for k in decl.KINDS}
-
-
-def _run_neighbours(d: decl.Declaration) -> int:
-    """The cards just below and above a sequence: an announced run is announced whole (R7.4)."""
-    if d.is_carre:
-        return 0
-    low = min(d.cards)
-    high = max(d.cards)
-    m = 0
-    if low & 7:
-        m |= 1 << (low - 1)
-    if (high & 7) != 7:
-        m |= 1 << (high + 1)
-    return m
 
 
 @dataclass
@@ -79,52 +55,28 @@ class Knowledge:
 
     @classmethod
     def from_view(cls, view: SeatView) -> Knowledge:
+        f = inference.facts(view)
         me = view.seat
-        own = mask_of(view.hand)
-        played = view.played
-        forbidden = [0, 0, 0, 0]
-        required = [0, 0, 0, 0]
-        played_by = [0, 0, 0, 0]
-        auction = view.phase == "auction"
-        if auction:
-            sizes = [8, 8, 8, 8]
-            sizes[me] = 3
-            return cls(me, view.contract, own, ((1 << 32) - 1) & ~own, sizes, forbidden, required, played_by,
-                       [tuple(a) for a in view.announced], True, _auction_checks(view))
-        t = TABLES[view.contract]
+        announced = [tuple(a) for a in f.announced]
+        if view.phase == "auction":
+            return cls(me, view.contract, f.own, f.unseen, list(f.sizes), [0, 0, 0, 0], [0, 0, 0, 0],
+                       [0, 0, 0, 0], announced, True, _auction_checks(view))
         tricks = [(leader, cards) for leader, cards, _ in view.tricks]
         if view.trick:
             tricks.append((view.trick[0][0], tuple(c for _, c in view.trick)))
         judged: list[tuple[int, int, int, int, int, int, bool, int, int]] = []  # `_play_checks`
         seen = 0
-        for ti, (leader, cards) in enumerate(tricks):
-            led = win = ws = -1
-            for k, c in enumerate(cards):
-                s = (leader + k) & 3
-                pw = ws >= 0 and (ws ^ s) & 1 == 0
-                if (s ^ me) & 1:
-                    judged.append((s, c, ti, k, led, win, pw, seen, played_by[s]))
-                seen |= 1 << c
-                played_by[s] |= 1 << c
-                if led >= 0:
-                    bit = 1 << c
-                    for x in range(32):
-                        if x != c and not legal_cards(bit | 1 << x, t, led, win, pw) >> c & 1:
-                            forbidden[s] |= 1 << x
-                    if ((c ^ win) < 8 and t.strength[c] > t.strength[win]) or (
-                            (c ^ win) >= 8 and t.trump_mask >> c & 1):
-                        win, ws = c, s
-                else:
-                    led, win, ws = c >> 3, c, s
-        for s, c in view.belotes:
-            other = c ^ 3  # R7.7: the queen and king of a suit are ranks 5 and 6
-            if not played >> other & 1 and s != me:
-                required[s] |= 1 << other
-        sizes = [8 - played_by[s].bit_count() for s in range(4)]
-        sizes[me] = 0
-        unknown = ((1 << 32) - 1) & ~own & ~played
-        return cls(me, view.contract, own, unknown, sizes, forbidden, required, played_by,
-                   [tuple(a) for a in view.announced], False, _auction_checks(view), FIT_BUDGET,
+        before = [0, 0, 0, 0]  # cards each seat played before the play in hand
+        for p in inference.plays(view):
+            if (p.seat ^ me) & 1:
+                judged.append((p.seat, p.card, p.trick, p.position, p.led, p.win, p.partner_winning,
+                               seen, before[p.seat]))
+            seen |= 1 << p.card
+            before[p.seat] |= 1 << p.card
+        required = [f.must[s] if s != me else 0 for s in range(4)]
+        played_by = list(f.played_by)
+        return cls(me, view.contract, f.own, f.unseen, list(f.sizes), list(f.cannot), required, played_by,
+                   announced, False, _auction_checks(view), FIT_BUDGET,
                    _play_checks(view, tricks, judged, played_by))
 
 
@@ -196,32 +148,20 @@ def _pick_declarations(k: Knowledge, rng: random.Random) -> tuple[list[int], lis
         if s == k.seat or not kinds:
             continue
         own_cards = k.played_by[s]
+        chosen: list[decl.Declaration] = []
+        # Carrés first, so a sequence may sit beside a chosen carré's cards.
         for kind in sorted(kinds, key=lambda x: x != decl.CARRE):
-            carres = 0  # cards of the carrés already chosen for this seat (carrés come first)
-            for i in ids[s]:
-                if decl.DECLARATIONS[i].is_carre:
-                    carres |= decl.DECLARATIONS[i].mask
-            options = []
-            for d in _BY_KIND[kind]:
-                need = d.mask & ~own_cards
-                if need & ~k.unknown or need & forb[s] or need & taken:
-                    continue
-                nb = _run_neighbours(d)
-                if any(d.mask & decl.DECLARATIONS[i].mask for i in ids[s]):
-                    continue
-                # a held neighbour (played, or required by an earlier declaration) makes the run
-                # longer than announced unless a chosen carré uses it (R7.4)
-                if nb & (own_cards | req[s]) & ~carres:
-                    continue
-                options.append(d)
+            options = [d for d in inference.CANDIDATES[kind]
+                       if inference.declaration_fits(d, own_cards, k.unknown, forb[s], req[s], taken, chosen)]
             if not options:
                 return None
             d = rng.choice(options)
+            chosen.append(d)
             ids[s].append(d.id)
             need = d.mask & ~own_cards
             req[s] |= need
             taken |= need
-            forb[s] |= _run_neighbours(d) & k.unknown & ~req[s]
+            forb[s] |= inference.run_neighbours(d) & k.unknown & ~req[s]
     for s in range(4):
         if req[s].bit_count() > k.sizes[s] or req[s] & forb[s]:
             return None

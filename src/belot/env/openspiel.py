@@ -34,9 +34,10 @@ from typing import Any
 
 import numpy as np
 
+from .. import inference
 from ..auction import CALL_NAMES, NUM_CALLS
 from ..cards import CARD_NAMES, NUM_CARDS, cards_of
-from ..declarations import DECLARATIONS
+from ..declarations import DECLARATIONS, Declaration
 from ..errors import RuleError
 from ..game import CALL_BASE, DECLARE_BASE, NUM_ACTIONS, Deal, action_name
 from .encoding import OFFSETS, SIZE, encode
@@ -65,7 +66,6 @@ def _dealing_order(dealer: int) -> tuple[int, ...]:
 
 
 _ORDERS = tuple(_dealing_order(d) for d in range(4))
-_BY_KIND = {kind: [d for d in DECLARATIONS if d.kind == kind] for kind in {d.kind for d in DECLARATIONS}}
 
 
 class _DealBox:
@@ -230,115 +230,105 @@ class _BelotLogic:
 
     # -- resampling for ISMCTS --------------------------------------------------------------------
 
-    def _resampled_deck(self, player: int, rng: random.Random, tries: int = 500) -> list[int] | None:
-        """A deck dealing ``player`` the same cards and consistent with every action so far.
+    def _resampled(self, player: int, rng: random.Random) -> tuple[list[int], list[int]]:
+        """A deck and the actions of a deal ``player`` cannot tell from this one: the same own
+        cards and the same information state, the hidden cards redealt by `_redeal`.
 
-        Every other seat keeps the cards it has played and is given the cards public facts
-        force on it (the other card of an announced belote; a declaration of each kind it
-        announced); the cards ``player`` has not seen are then dealt at random to the seats
-        still missing cards, never in a suit the seat has shown to be void in (it did not
-        follow, R5.2).  The actions are replayed, and a deal in which one would be illegal
-        (an overtrumping duty, a sequence that is not whole) is drawn again.  The
-        samples are close to, not exactly, uniform over the consistent deals.  None after
-        ``tries`` failures.
+        Another seat's declaration shows only its kind (R7.5), so the sample chooses its own
+        declaration of that kind for the seat, and the actions carry it in place of the real one.
         """
         deal = self._box.deal
         assert deal is not None
+        view = deal.view(player)
+        f = inference.facts(view)
+        hands, chosen = _redeal(f, rng)
         order = _ORDERS[self._dealer]
-        own_positions = [i for i, seat in enumerate(order) if seat == player]
-        known_positions = own_positions[: 5 if deal.phase == "auction" else 8]
-        played: list[list[int]] = [[], [], [], []]
-        void = [0, 0, 0, 0]  # suit bits
-        led = -1
-        for n, (seat, a) in enumerate((s, a) for s, a in zip(deal.actors, deal.actions) if a < CALL_BASE):
-            card = a & 31
-            played[seat].append(card)
-            if n % 4 == 0:
-                led = card >> 3
-            elif card >> 3 != led:
-                void[seat] |= 1 << led
-        fixed = {self._deck[i] for i in known_positions}
+        own_known = 5 if view.phase == "auction" or view.contract < 0 else 8  # R2.3
+        known = [i for i, seat in enumerate(order) if seat == player][:own_known]
+        deck = self._deck[:]
         for seat in range(4):
-            if seat != player:
-                fixed.update(played[seat])
-        pool = [c for c in self._deck if c not in fixed]
-        need = [8 - len(played[seat]) for seat in range(4)]
-        need[player] = 8 - len(known_positions)  # its own last three cards while bidding (R2.3)
-        # Public facts that name cards a seat must still hold: the other of a belote pair (R7.7),
-        # and, for each declaration kind announced (R7.5), some declaration of that kind.
-        belote_partners = [(seat, card ^ 3) for seat, card in deal.belotes if seat != player]
-        kinds = [
-            (seat, DECLARATIONS[i].kind) for seat in range(4) if seat != player for i in deal.declared[seat]
-        ]
-        for _ in range(tries):
-            hands = self._draw_with_facts(pool, need, void, played, belote_partners, kinds, rng)
-            if hands is None:
-                continue
-            deck = self._deck[:]
-            for seat in range(4):
-                positions = [i for i, s in enumerate(order) if s == seat and i not in known_positions]
-                cards = hands[seat] + (played[seat] if seat != player else [])
-                rng.shuffle(cards)
-                for i, c in zip(positions, cards):
-                    deck[i] = c
-            dealt: list[list[int]] = [[], [], [], []]
-            for seat, card in zip(order, deck):
-                dealt[seat].append(card)
-            trial = Deal(self._dealer, dealt)
-            try:
-                for a in deal.actions:
-                    trial.apply(a)
-            except RuleError:
-                continue
-            return deck
-        return None
+            positions = [i for i, s in enumerate(order) if s == seat and i not in known]
+            cards = cards_of(hands[seat] | (f.played_by[seat] if seat != player else 0))
+            rng.shuffle(cards)
+            for i, c in zip(positions, cards):
+                deck[i] = c
+        actions = []
+        for seat, a in zip(deal.actors, deal.actions):
+            if a >= DECLARE_BASE and seat != player:
+                a = DECLARE_BASE + chosen[seat].pop(0)
+            actions.append(a)
+        return deck, actions
 
-    @staticmethod
-    def _draw_with_facts(
-        pool: list[int],
-        need: list[int],
-        void: list[int],
-        played: list[list[int]],
-        belote_partners: list[tuple[int, int]],
-        kinds: list[tuple[int, str]],
-        rng: random.Random,
-    ) -> list[list[int]] | None:
-        """Deal ``pool`` so that each seat gets ``need[seat]`` cards: first the cards public
-        facts force on it, then the rest at random outside its void suits."""
-        free = set(pool)
-        hands: list[list[int]] = [[], [], [], []]
-        for seat, card in belote_partners:
-            if card in played[seat] or card in hands[seat]:
-                continue
-            if card not in free:
-                return None
-            hands[seat].append(card)
-            free.discard(card)
-        for seat, kind in kinds:
-            have = set(played[seat]) | set(hands[seat])
-            options = [d for d in _BY_KIND[kind] if all(c in free or c in have for c in d.cards)]
-            if not options:
-                return None
-            for c in rng.choice(options).cards:
-                if c in free:
-                    hands[seat].append(c)
-                    free.discard(c)
-        for seat in range(4):
-            if len(hands[seat]) > need[seat] or any(void[seat] >> (c >> 3) & 1 for c in hands[seat]):
-                return None
-        cards = list(free)
-        rng.shuffle(cards)
-        left = [need[s] - len(hands[s]) for s in range(4)]
-        # the most constrained cards first: those few seats may take
-        cards.sort(key=lambda c: sum(1 for s in range(4) if left[s] and not void[s] >> (c >> 3) & 1))
-        for c in cards:
-            seats = [s for s in range(4) if left[s] and not void[s] >> (c >> 3) & 1]
-            if not seats:
-                return None
-            s = rng.choice(seats)
-            hands[s].append(c)
-            left[s] -= 1
-        return hands
+
+def _redeal(f: inference.Facts, rng: random.Random) -> tuple[list[int], list[list[int]]]:
+    """The hidden cards of ``f`` dealt at random so that every fact holds: per seat its unseen
+    cards, and the ids of the declarations chosen for the kinds it announced, in order.
+
+    Declarations are chosen one at a time in the order announced, each among those that still
+    leave some deal of the cards (`inference.feasible`), backtracking when none does; then the
+    cards are dealt one at a time, each to a seat that still leaves a deal.  The real deal
+    satisfies every fact, so a deal always exists and this never fails.  The samples are close
+    to, not exactly, uniform over the consistent deals.
+    """
+    me = f.seat
+    must = [f.must[s] if s != me else 0 for s in range(4)]  # own belote partners are seen cards
+    cannot = list(f.cannot)
+    cannot[me] = 0
+    belote = must[0] | must[1] | must[2] | must[3]
+    todo = [(s, kind) for s in range(4) if s != me for kind in f.announced[s]]
+    chosen: list[list[Declaration]] = [[], [], [], []]
+
+    def possible() -> bool:
+        rest = f.unseen
+        for s in range(4):
+            if must[s] & cannot[s] or must[s].bit_count() > f.sizes[s]:
+                return False
+            rest &= ~must[s]
+        return inference.feasible(rest, [f.sizes[s] - must[s].bit_count() for s in range(4)], cannot)
+
+    def choose(i: int, taken: int) -> bool:
+        if i == len(todo):
+            return True
+        s, kind = todo[i]
+        blocked = taken | (belote & ~f.must[s])
+        options = [d for d in inference.CANDIDATES[kind]
+                   if inference.declaration_fits(d, f.played_by[s], f.unseen, cannot[s], must[s], blocked, chosen[s])]
+        rng.shuffle(options)
+        for d in options:
+            saved = must[s], cannot[s]
+            need = d.mask & ~f.played_by[s]
+            must[s] |= need
+            cannot[s] |= inference.run_neighbours(d) & f.unseen & ~must[s]
+            chosen[s].append(d)
+            if possible() and choose(i + 1, taken | need):
+                return True
+            chosen[s].pop()
+            must[s], cannot[s] = saved
+        return False
+
+    if not (possible() and choose(0, 0)):
+        raise RuntimeError("the information state admits no deal: the facts are inconsistent")
+    hands = must[:]
+    rest = f.unseen & ~(must[0] | must[1] | must[2] | must[3])
+    need = [f.sizes[s] - must[s].bit_count() for s in range(4)]
+    cards = cards_of(rest)
+    rng.shuffle(cards)
+    for c in cards:
+        seats = [s for s in range(4) if need[s] and not cannot[s] >> c & 1]
+        rest ^= 1 << c
+        while True:
+            r = rng.randrange(sum(need[s] for s in seats))  # a seat with more room is likelier
+            for s in seats:
+                r -= need[s]
+                if r < 0:
+                    break
+            need[s] -= 1
+            if inference.feasible(rest, need, cannot):
+                break
+            need[s] += 1
+            seats.remove(s)
+        hands[s] |= 1 << c
+    return hands, [[d.id for d in chosen[s]] for s in range(4)]
 
 
 # -- pure-Python game (always available) ----------------------------------------------------------
@@ -468,19 +458,17 @@ def _check_params(params: dict[str, Any] | None) -> dict[str, Any]:
 
 
 def resample(state: Any, player: int, rng: random.Random | None = None) -> Any:
-    """A clone of ``state`` whose hidden cards are redealt consistently with ``player``'s
-    information state (what ISMCTS needs; the pyspiel state's ``resample_from_infostate``).
-    Raises RuntimeError when rejection sampling finds no consistent deal."""
+    """A state with ``player``'s information state whose hidden cards are redealt consistently
+    with it (what ISMCTS needs; the pyspiel state's ``resample_from_infostate``): the facts of
+    `belot.inference` hold in it, and other seats' declarations are redrawn within their kinds."""
     rng = rng or random.Random()
     if state.deal is None:
         return state.clone()
-    deck = state._resampled_deck(player, rng)
-    if deck is None:
-        raise RuntimeError("no deal consistent with the information state was found")
+    deck, actions = state._resampled(player, rng)
     new = state.get_game().new_initial_state()
     for card in deck:
         new.apply_action(card)
-    for a in state.deal.actions:
+    for a in actions:
         new.apply_action(a)
     return new
 

@@ -21,14 +21,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba import njit
 
-from ..cards import KING, NUM_CARDS, QUEEN
+from ..cards import BELOTE_PAIR_XOR, KING, NUM_CARDS, QUEEN
 from ..contracts import AT, NT, S
 
 # numba freezes these module-level ints (and the core's imported above) into the compiled kernels
 # as constants, so naming them costs nothing.
 INF = 10000
 LAST_TRICK = 7  # tricks closed before the last of the deal's eight
-KQ_FLIP = QUEEN ^ KING  # card ^ KQ_FLIP: the king of a queen's suit, and the queen of a king's
 
 if TYPE_CHECKING:
     # For mypy the kernels' ints are ints; compiled, _i64 is numba's int64 widening of a table entry.
@@ -291,7 +290,7 @@ def _search(h: np.ndarray, seat: int, n: int, led: int, wc: int, ws: int, tpts: 
             vst = fr[p, F_VST]
             off = 0
             r = c & 7
-            if belb != 0 and (r == QUEEN or r == KING) and (hand >> (c ^ KQ_FLIP)) & 1:
+            if belb != 0 and (r == QUEEN or r == KING) and (hand >> (c ^ BELOTE_PAIR_XOR)) & 1:
                 s = c >> 3
                 if (contract <= S and s == contract) or (contract == AT and (n == 0 or led == s)):
                     off = belb if (seat & 1) == 0 else -belb  # R7.7
@@ -463,7 +462,7 @@ def solve_cards(h: np.ndarray, seat: int, n: int, led: int, wc: int, ws: int, tp
         h[seat] = hand ^ (1 << c)
         off = 0
         r = c & 7
-        if belb != 0 and (r == QUEEN or r == KING) and (hand >> (c ^ KQ_FLIP)) & 1:
+        if belb != 0 and (r == QUEEN or r == KING) and (hand >> (c ^ BELOTE_PAIR_XOR)) & 1:
             s = c >> 3
             if (contract <= S and s == contract) or (contract == AT and (n == 0 or led == s)):
                 off = belb if (seat & 1) == 0 else -belb
