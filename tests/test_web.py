@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.sync.client import connect
 
 pytestmark = pytest.mark.browser
 
@@ -444,3 +445,279 @@ def test_write_screenshots(browser: Browser, server: Server) -> None:
             first = (first and what != "call") or what == "summary"  # bid once in each deal
         page.wait_for_timeout(300)
         page.screenshot(path=str(SCREENSHOTS / f"table-tr-{name}.png"))
+
+
+# -- scripted deals: every seat a person driven over HTTP, for deals of a chosen kind -------------
+
+RANK_ORDER = "789JQKTA"  # low to high, roughly: enough to lose or win tricks on purpose
+
+
+def post(server: Server, path: str, body: dict[str, Any]) -> Any:
+    req = urllib.request.Request(server.url + path, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=5) as r:
+        return json.load(r)
+
+
+class ScriptedTable:
+    """A table of four human seats whose actions this test chooses, sent over the HTTP API.
+
+    ``kind`` picks the deals: ``"doubled"`` (the first bid is a suit, the next seat doubles, the
+    rest pass), ``"inside"`` (the declarer's team plays its lowest cards, the other its highest) or
+    ``"plain"``.  `play_until` drives the table until a deal of that kind has been scored the way
+    wanted; the browser then opens seat 0 with its token.
+    """
+
+    def __init__(self, server: Server, target: int = 1001, names: tuple[str, ...] = ("Ayşe", "Mehmet", "Elif", "Can")) -> None:
+        self.server = server
+        created = post(server, "/api/tables", {"target": target, "seats": ["human"] * 4, "seat": 0, "name": names[0]})
+        self.id = created["table"]["id"]
+        self.tokens = [created["token"]]
+        for seat in (1, 2, 3):
+            self.tokens.append(post(server, f"/api/tables/{self.id}/join", {"seat": seat, "name": names[seat]})["token"])
+        # The other three players are connected, as at a real table (no "offline" marks).
+        ws = server.url.replace("http://", "ws://")
+        self.sockets = [connect(f"{ws}/api/tables/{self.id}/ws?token={tok}", max_queue=None) for tok in self.tokens[1:]]
+
+    def close(self) -> None:
+        for sock in self.sockets:
+            sock.close()
+
+    def state(self, seat: int) -> dict[str, Any]:
+        return self.server.get(f"/api/tables/{self.id}/state?token={self.tokens[seat]}")
+
+    def to_move(self) -> tuple[int, dict[str, Any]] | None:
+        v = self.state(0)["view"]
+        if v is None or v["winner"] is not None or v["to_move"] is None:
+            return None
+        seat = v["to_move"]
+        return seat, self.state(seat)["view"]
+
+    def choose(self, view: dict[str, Any], kind: str) -> dict[str, Any]:
+        legal = view["legal"]
+        calls = [a for a in legal if "call" in a]
+        if calls:
+            names = [a["call"] for a in calls]
+            made = [c for c in view["calls"] if c["call"] != "pass"]
+            if not made:
+                pick = "NT" if kind == "inside" and "NT" in names else next(c for c in names if c in "CDHS")
+            elif kind == "doubled" and len(made) == 1 and "kontra" in names:
+                pick = "kontra"
+            else:
+                pick = "pass"
+            return {"call": pick}
+        cards = [a for a in legal if "card" in a and not a.get("belote")] or [a for a in legal if "card" in a]
+        ours = view["declarer"] is not None and (view["seat"] & 1) == (view["declarer"] & 1)
+        ordered = sorted(cards, key=lambda a: RANK_ORDER.index(a["card"][0]))
+        return ordered[0] if ours or kind != "inside" else ordered[-1]
+
+    def step(self, kind: str) -> bool:
+        nxt = self.to_move()
+        if nxt is None:
+            return False
+        seat, view = nxt
+        post(self.server, f"/api/tables/{self.id}/action", {"token": self.tokens[seat], "action": self.choose(view, kind)})
+        return True
+
+    def play_until(self, kind: str, deals: int = 12) -> dict[str, Any]:
+        """Whole deals until one scored as ``kind`` wants (doubled, or inside); its result."""
+        for _ in range(deals):
+            start = len(self.state(0)["view"]["history"])
+            while len(self.state(0)["view"]["history"]) == start:
+                assert self.step(kind), "the match ended before a deal of the kind wanted"
+            result = self.state(0)["view"]["history"][-1]
+            if kind == "doubled" and result.get("multiplier", 1) > 1:
+                return result
+            if kind == "inside" and result["outcome"] == "inside" and result.get("multiplier", 1) == 1:
+                return result
+            if kind == "plain" and result["contract"]:
+                return result
+        raise AssertionError(f"no {kind} deal in {deals} deals")
+
+    def play_cards(self, n: int) -> None:
+        """Into the play of the current deal: its auction (one bid), then ``n`` cards."""
+        played = 0
+        while played < n:
+            v = self.state(0)["view"]
+            if v["phase"] == "play":
+                played = sum(len(t["cards"]) for t in v["tricks"]) + len(v["trick"])
+                if played >= n:
+                    break
+            assert self.step("plain")
+
+    def open(self, browser: Browser, width: int, height: int, lang: str) -> Page:
+        """Seat 0's page in ``lang``, its token in the page's storage as if it had made the table."""
+        page = new_page(browser, width=width, height=height)
+        page.context.add_init_script(f"localStorage.setItem('belot.token.{self.id}', '{self.tokens[0]}');"
+                                     f"localStorage.setItem('belot.lang', '{lang}');")
+        page.goto(f"{self.server.url}/t/{self.id}")
+        page.wait_for_selector(".felt")
+        page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+        return page
+
+
+def inside_viewport(page: Page, selector: str) -> None:
+    box = page.locator(selector).first.bounding_box()
+    vp = page.viewport_size
+    assert box is not None and vp is not None, selector
+    assert box["x"] >= -0.5 and box["y"] >= -0.5, (selector, box)
+    assert box["x"] + box["width"] <= vp["width"] + 0.5, (selector, box, vp)
+    assert box["y"] + box["height"] <= vp["height"] + 0.5, (selector, box, vp)
+
+
+def reachable(page: Page, selector: str) -> None:
+    """The control is in the viewport and a touch at its centre lands on it (nothing covers it)."""
+    inside_viewport(page, selector)
+    assert page.locator(selector).first.evaluate("""el => {
+        const r = el.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+        return hit === el || el.contains(hit);
+    }"""), f"{selector} is covered"
+
+
+def nothing_clipped(page: Page, selector: str) -> None:
+    """Every table in ``selector`` fits its box: no column cut off (scrollWidth <= clientWidth)."""
+    widths = page.locator(f"{selector} table").evaluate_all(
+        "els => els.map(e => [e.scrollWidth, e.clientWidth, e.parentElement.scrollWidth, e.parentElement.clientWidth])")
+    assert widths, selector
+    for sw, cw, psw, pcw in widths:
+        assert sw <= cw + 1 and psw <= pcw + 1, (selector, widths)
+
+
+@pytest.fixture(scope="module")
+def doubled(server: Server) -> Iterator[ScriptedTable]:
+    table = ScriptedTable(server)
+    result = table.play_until("doubled")
+    assert result["multiplier"] > 1
+    yield table
+    table.close()
+
+
+@pytest.mark.parametrize("lang", ["tr", "bg", "en"])
+def test_a_deal_scored_whole_fits_the_summary_at_phone_and_desktop_width(browser: Browser, server: Server,
+                                                                        doubled: ScriptedTable, lang: str) -> None:
+    """Issue 21 (1): the rounding row of a deal scored whole (R10, doubled) used to widen the table to
+    470-515 px in a 300-330 px dialog, cutting off the second team's column."""
+    for width, height in ((360, 740), (1280, 800)):
+        page = doubled.open(browser, width, height, lang)
+        page.wait_for_selector("#summary-dialog tr.rounding")
+        inside_viewport(page, "#summary-dialog .dialog")
+        nothing_clipped(page, "#summary-dialog .dialog")
+        # The second team's column is on screen, whole.
+        inside_viewport(page, "#summary-dialog thead th:last-child")
+        reachable(page, "#summary-ok")
+        assert not page.errors  # type: ignore[attr-defined]
+        page.context.close()
+
+
+@pytest.fixture(scope="module")
+def my_call(server: Server) -> Iterator[ScriptedTable]:
+    """A table at the start of a deal's auction, seat 0 to call with all seven calls before it."""
+    table = ScriptedTable(server)
+    while (nxt := table.to_move()) is not None and nxt[0] != 0:
+        post(server, f"/api/tables/{table.id}/action", {"token": table.tokens[nxt[0]], "action": {"call": "pass"}})
+    yield table
+    table.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "bg", "tr"])
+def test_phone_auction_keeps_the_hand_in_view(browser: Browser, my_call: ScriptedTable, lang: str) -> None:
+    """Issue 21 (6): with seven call buttons the hand was pushed below the fold on a phone."""
+    page = my_call.open(browser, 360, 740, lang)
+    page.wait_for_selector("[data-call]")
+    assert page.locator("[data-call]").count() == 7
+    for i in range(7):
+        reachable(page, f"[data-call] >> nth={i}")
+    cards = page.locator("#hand .card")
+    assert cards.count() == 5
+    inside_viewport(page, "#hand")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.context.close()
+
+
+def test_black_suits_are_black_on_white_buttons_and_yellow_chips(browser: Browser, my_call: ScriptedTable) -> None:
+    """Issue 21 (5): ♣ and ♠ were white outlines on the white call buttons and the yellow contract chip."""
+    page = my_call.open(browser, 1280, 800, "tr")
+    page.wait_for_selector("[data-call='C']")
+    fill = "el => getComputedStyle(el).fill"
+    for call in ("C", "S"):
+        assert page.locator(f"[data-call='{call}'] .suit-icon").evaluate(fill) == "rgb(22, 24, 29)"
+    page.context.close()
+
+
+def test_bulgarian_says_ние_те_and_never_от_вие(browser: Browser, server: Server) -> None:
+    """Issue 21 (4): "Вие" named both the player's own seat ("обявена от Вие") and the other team's
+    column ("Ние | Вие"); the terminal says "Ние – Те"."""
+    table = ScriptedTable(server)
+    try:
+        while (nxt := table.to_move()) is not None and table.state(0)["view"]["phase"] == "auction":
+            seat, view = nxt
+            pick = next(a["call"] for a in view["legal"] if a["call"] in ("C", "D", "H", "S")) if seat == 0 else "pass"
+            post(server, f"/api/tables/{table.id}/action", {"token": table.tokens[seat], "action": {"call": pick}})
+        assert table.state(0)["view"]["declarer"] == 0
+        page = table.open(browser, 360, 740, "bg")
+        page.wait_for_selector("#contract")
+        assert "обявена от вас" in page.inner_text(".info-panel")
+        assert "от Вие" not in page.inner_text("body")
+        assert page.inner_text("#score-line").startswith("Ние 0") and "Те" in page.inner_text("#score-line")
+        page.click("#btn-sheet")
+        heads = page.locator("#sheet thead th").all_inner_texts()
+        assert heads[-2:] == ["Ние", "Те"]
+        page.context.close()
+        # The summary's columns too, and the terminal's words.
+        from belot.i18n import t as catalog_t
+        assert (catalog_t("web.sheet.we", "bg"), catalog_t("web.sheet.they", "bg")) == (
+            catalog_t("tui.team.us", "bg"), catalog_t("tui.team.them", "bg"))
+    finally:
+        table.close()
+
+
+def test_phone_score_sheet_has_a_close_button_and_hides_nothing_it_should_not(browser: Browser, my_call: ScriptedTable) -> None:
+    """Issue 21 (2): on a phone the open score sheet covered its own button, the contract, the score
+    and the partner, and only the S and Esc keys (which a phone has not) closed it."""
+    page = my_call.open(browser, 360, 740, "tr")
+    page.wait_for_selector("[data-call]")
+    reachable(page, "#btn-sheet")
+    page.click("#btn-sheet")
+    page.wait_for_selector("#sheet.open .sheet")
+    inside_viewport(page, "#sheet")
+    nothing_clipped(page, "#sheet")
+    reachable(page, "#sheet-close")
+    for still_seen in ("#btn-sheet", "#score-line", ".pos-top .nameplate", ".area-info"):
+        reachable(page, still_seen)
+    page.click("#sheet-close")
+    page.wait_for_selector("#sheet:not(.open)", state="attached")
+    assert not page.locator("#sheet .sheet").is_visible()
+    reachable(page, "[data-call] >> nth=0")  # the table is usable again
+    page.click("#btn-sheet")  # and its own button closes it as well
+    page.wait_for_selector("#sheet.open")
+    page.click("#btn-sheet")
+    page.wait_for_selector("#sheet:not(.open)", state="attached")
+    page.context.close()
+
+
+@pytest.mark.parametrize(("lang", "partner", "us", "them"), [
+    ("tr", "eşiniz", "Biz", "Onlar"), ("bg", "партньор", "Ние", "Те"), ("en", "partner", "We", "They")])
+def test_the_table_says_who_your_partner_is(browser: Browser, server: Server, my_call: ScriptedTable,
+                                            lang: str, partner: str, us: str, them: str) -> None:
+    """Issue 21 (3): the seat opposite is marked as the partner (a person by name, a bot by its level),
+    the others as the other team, and the score line says which number is whose."""
+    page = my_call.open(browser, 360, 740, lang)
+    page.wait_for_selector("[data-call]")
+    top = page.locator(".seat.pos-top")
+    assert top.get_attribute("data-seat") == "2"
+    assert top.locator(".chip.partner").inner_text() == partner
+    assert "Elif" in top.locator(".name").inner_text()
+    assert top.locator(".nameplate.us").count() == 1
+    assert page.locator(".seat.pos-left .nameplate.them, .seat.pos-right .nameplate.them").count() == 2
+    line = page.inner_text("#score-line")
+    assert line.startswith(us) and them in line
+    page.context.close()
+    # With bots: "Partner (Bot: good)" rather than "Bot: good (3)".
+    page = new_page(browser, locale={"tr": "tr-TR", "bg": "bg-BG", "en": "en-US"}[lang])
+    create_table(page, server)
+    plate = page.locator(".seat.pos-top .nameplate")
+    assert plate.locator(".chip.partner").inner_text() == partner
+    assert "(3)" not in plate.locator(".name").inner_text()
+    assert partner.lower() in (plate.locator(".name").get_attribute("title") or "").lower()
+    page.context.close()
