@@ -50,3 +50,12 @@ export function callHtml(call) {
 export function multiplierText(m) {
   return m === 4 ? t("call.rekontra") : m === 2 ? t("call.kontra") : "";
 }
+
+// The points of a declaration of each kind: a carré's depend on its rank, so it is shown alone (R7.2).
+const KIND_POINTS = { tierce: 20, quarte: 50, quint: 100 };
+
+/** A declaration's name with its points, as players say it: "Terts (20)", "Kare". */
+export function declName(kind) {
+  const name = t("term." + kind);
+  return kind in KIND_POINTS ? t("web.declaration", { kind: name, n: KIND_POINTS[kind] }) : name;
+}

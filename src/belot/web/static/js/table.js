@@ -6,7 +6,7 @@
 import { api, savedToken, forgetToken, TableSocket, ApiError } from "./net.js";
 import { t, esc } from "./i18n.js";
 import { cardFace, cardBack, cardWords, cardShort, sortHand } from "./cards.js";
-import { callHtml, multiplierText, seatName, plainSeatName, botName, partnerOf, teamWord } from "./names.js";
+import { callHtml, multiplierText, seatName, plainSeatName, botName, partnerOf, teamWord, declName } from "./names.js";
 import { sheetHtml, summaryHtml } from "./sheet.js";
 import { banner, toast } from "./ui.js";
 import { joinTable } from "./lobby.js";
@@ -228,7 +228,7 @@ export function showTable(main, tableId) {
       const mine = v.calls.filter((c) => c.seat === seat);
       return mine.length ? callHtml(mine[mine.length - 1].call) : "";
     }
-    const parts = (v.announced[seat] || []).map((k) => esc(t("term." + k)));
+    const parts = (v.announced[seat] || []).map((k) => esc(declName(k)));
     for (const b of v.belotes) if (b.seat === seat) parts.push(esc(t("term.belote")));
     return parts.join(" · ");
   }
@@ -346,12 +346,12 @@ export function showTable(main, tableId) {
     let out = "";
     if (declares.length) {
       out += `<div class="prompt">${esc(t("web.table.declare_prompt"))}</div>` + declares.map((a, i) => {
-        return `<button class="call declare" data-declare="${esc(a.declare.join(" "))}">${esc(t("web.table.declare", { kind: t("term." + a.kind) }))} ${a.declare.map(cardShort).join(" ")}</button>`;
+        return `<button class="call declare" data-declare="${esc(a.declare.join(" "))}">${esc(t("web.table.declare", { kind: declName(a.kind) }))} ${a.declare.map(cardShort).join(" ")}</button>`;
       }).join("");
     }
     const own = v.own_declarations || [];
     if (own.length) {
-      out += `<div class="prompt">${esc(t("web.table.announced"))}: ${own.map((d) => `${esc(t("term." + d.kind))} ${d.declare.map(cardShort).join(" ")}`).join(" · ")}</div>`;
+      out += `<div class="prompt">${esc(t("web.table.announced"))}: ${own.map((d) => `${esc(declName(d.kind))} ${d.declare.map(cardShort).join(" ")}`).join(" · ")}</div>`;
     }
     if (!out) {
       const turn = v.to_move;
