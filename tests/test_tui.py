@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import os
 import random
@@ -72,7 +73,7 @@ def test_commands_and_yes_no_in_each_language() -> None:
 
 
 def test_hand_is_sorted_trumps_first_then_by_the_contracts_order() -> None:
-    hand = [parse_card(c) for c in "7H JH AH 9H TS AS 8C QD".split()]
+    hand = [parse_card(c) for c in ["7H", "JH", "AH", "9H", "TS", "AS", "8C", "QD"]]
     hearts = [CARD_NAMES[c] for c in sort_hand(hand, 2)]
     assert hearts == ["JH", "9H", "AH", "7H", "AS", "TS", "QD", "8C"]  # R4.1 J 9 A .. 7; colours alternate
     plain = [CARD_NAMES[c] for c in sort_hand(hand, NT)]
@@ -105,7 +106,7 @@ def test_numbered_cards_are_exactly_the_engines_legal_cards_in_hand_order(seed: 
         assert sorted(order) == sorted(view.hand)
         assert numbered == [c for c in order if c in numbered]
         table = TABLES[view.contract]
-        for a, b in zip(order, order[1:]):
+        for a, b in itertools.pairwise(order):
             if a >> 3 == b >> 3:
                 assert table.strength[a] > table.strength[b]
 
@@ -259,10 +260,9 @@ def test_turkish_card_names_are_cards_and_messages_show_symbols(tmp_path: Path) 
 
 def test_ctrl_c_is_held_back_until_the_action_is_saved() -> None:
     done = []
-    with pytest.raises(KeyboardInterrupt):
-        with hold_interrupt():
-            os.kill(os.getpid(), signal.SIGINT)
-            done.append("saved")
+    with pytest.raises(KeyboardInterrupt), hold_interrupt():
+        os.kill(os.getpid(), signal.SIGINT)
+        done.append("saved")
     assert done == ["saved"]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 

@@ -393,7 +393,14 @@ def test_match_end_then_replay_with_all_hands_open(browser: Browser, server: Ser
         assert page.locator("#replay-summary tr.rounding").count() == 1
         assert "→" in page.inner_text("#replay-summary tr.rounding")
     page.goto(server.url + "/")
-    page.wait_for_selector(f"#finished-tables li[data-table='{tid}']")
+    # Issue 21 (11): a finished game says when, who played with whom, and who won.
+    item = page.locator(f"#finished-tables li[data-table='{tid}']")
+    item.wait_for()
+    assert item.locator("time").get_attribute("datetime")
+    text = item.inner_text()
+    assert "Ayşe" in text and " & " in text and "won by" in text
+    winners = [s for s in table["seats"] if s["seat"] % 2 == table["winner"]]
+    assert (winners[0]["name"] or "") in item.locator(".winner").inner_text() or "Bot" in item.locator(".winner").inner_text()
     assert not page.errors  # type: ignore[attr-defined]
 
 
@@ -506,6 +513,9 @@ class ScriptedTable:
             else:
                 pick = "pass"
             return {"call": pick}
+        declares = [a for a in legal if "declare" in a]
+        if declares and kind == "declared":
+            return declares[0]
         cards = [a for a in legal if "card" in a and not a.get("belote")] or [a for a in legal if "card" in a]
         ours = view["declarer"] is not None and (view["seat"] & 1) == (view["declarer"] & 1)
         ordered = sorted(cards, key=lambda a: RANK_ORDER.index(a["card"][0]))
@@ -532,6 +542,9 @@ class ScriptedTable:
                 return result
             if kind == "plain" and result["contract"]:
                 return result
+            prev = self.state(0).get("previous_deal") or {}
+            if kind == "declared" and any((prev.get("result") or {}).get("declared_detail") or []):
+                return prev["result"]
         raise AssertionError(f"no {kind} deal in {deals} deals")
 
     def play_cards(self, n: int) -> None:
@@ -721,3 +734,56 @@ def test_the_table_says_who_your_partner_is(browser: Browser, server: Server, my
     assert "(3)" not in plate.locator(".name").inner_text()
     assert partner.lower() in (plate.locator(".name").get_attribute("title") or "").lower()
     page.context.close()
+
+
+def test_the_summary_says_which_declarations_counted(browser: Browser, server: Server) -> None:
+    """Issue 21 (10): the summary lists each declaration with its points and whether it counted (R7.6),
+    as the terminal does."""
+    table = ScriptedTable(server)
+    try:
+        result = table.play_until("declared", deals=20)
+        detail = [d for seat in result["declared_detail"] for d in seat]
+        for team in (0, 1):  # the server's verdicts agree with the points it wrote
+            counted = sum(d["value"] for s, seat in enumerate(result["declared_detail"]) for d in seat if d["counted"] and s % 2 == team)
+            assert counted == result["declarations"][team]
+        page = table.open(browser, 360, 740, "tr")
+        page.wait_for_selector("#summary-dialog ul.declared li")
+        items = page.locator("#summary-dialog ul.declared li")
+        assert items.count() == len(detail)
+        for i, d in enumerate(detail):
+            text = items.nth(i).inner_text()
+            assert f"({d['value']})" in text
+            assert ("geçerli" if d["counted"] else "iptal") in text
+        nothing_clipped(page, "#summary-dialog .dialog")
+        page.context.close()
+    finally:
+        table.close()
+
+
+def test_a_player_coming_by_link_is_asked_for_a_name_and_the_lobby_lists_your_tables(browser: Browser, server: Server) -> None:
+    """Issue 21 (12, 11): someone who opens the table link types a name before sitting down (else the
+    table called them "Seat 3"); the lobby lists the running tables this browser has a seat at."""
+    a = new_page(browser, locale="tr-TR")
+    tid = create_table(a, server, seats=("bot:random", "human", "bot:random"), name="Ayşe")
+    b = new_page(browser, width=360, height=740, locale="tr-TR")
+    b.goto(f"{server.url}/t/{tid}")
+    b.wait_for_selector("#join-name")
+    reachable(b, "#join-name")
+    b.click("[data-sit='2']")  # no name yet: asked for one, not seated
+    b.wait_for_selector("#name-needed:not(.hidden)")
+    assert server.get(f"/api/tables/{tid}")["table"]["seats"][2]["taken"] is False
+    b.fill("#join-name", "Mehmet")
+    b.click("[data-sit='2']")
+    b.wait_for_selector("#hand .card")
+    assert server.get(f"/api/tables/{tid}")["table"]["seats"][2]["name"] == "Mehmet"
+    a.wait_for_function("document.querySelector('.seat.pos-top .name').textContent.includes('Mehmet')")
+    assert a.locator(".seat.pos-top .chip.partner").inner_text() == "eşiniz"
+    # Back in the lobby, each page finds its own running table there, with a way back to it.
+    for page in (a, b):
+        page.goto(server.url + "/")
+        page.wait_for_selector(f"#my-tables li[data-table='{tid}']")
+        page.click(f"#my-tables li[data-table='{tid}'] a")
+        page.wait_for_selector("#hand .card")
+    assert not a.errors and not b.errors  # type: ignore[attr-defined]
+    a.context.close()
+    b.context.close()

@@ -9,7 +9,7 @@ import { cardFace, cardBack, cardWords, cardShort, sortHand } from "./cards.js";
 import { callHtml, multiplierText, seatName, plainSeatName, botName, partnerOf, teamWord, declName } from "./names.js";
 import { sheetHtml, summaryHtml } from "./sheet.js";
 import { banner, toast } from "./ui.js";
-import { joinTable } from "./lobby.js";
+import { joinTable, myName } from "./lobby.js";
 
 const POSITIONS = ["bottom", "right", "top", "left"];
 
@@ -26,6 +26,7 @@ export function showTable(main, tableId) {
   let matchEndSeen = false;
   let wasDown = false;
   let alive = true;
+  let joinName = null;     // the name typed to take a seat (kept across re-renders)
   let deadlineAt = null;   // when the turn timer of the seat to move runs out (page clock)
   const ticker = setInterval(() => tick(), 1000);
 
@@ -149,8 +150,12 @@ export function showTable(main, tableId) {
 
   // -- rendering --------------------------------------------------------------------------
 
+  let focusJoin = null; // caret position in the name box when the page is redrawn under the typing
+
   function render() {
     if (!alive) return;
+    const typing = document.activeElement && document.activeElement.id === "join-name" ? document.activeElement : null;
+    focusJoin = typing ? typing.selectionStart ?? typing.value.length : null;
     if (!msg) {
       main.innerHTML = `<p style="padding:16px">${esc(t("web.loading"))}</p>`;
       return;
@@ -430,12 +435,35 @@ export function showTable(main, tableId) {
     if (token || !table) return "";
     const free = table.seats.filter((s) => s.kind === "human" && !s.taken);
     if (!free.length || table.status === "finished") return "";
-    return `<div class="seat-chooser"><p>${esc(t("web.table.choose_seat"))}</p>${free.map((s) =>
-      `<button class="call" data-sit="${s.seat}">${esc(t("web.lobby.sit"))}: ${esc(t("web.lobby.seat", { n: s.seat + 1 }))}</button>`).join(" ")}</div>`;
+    // Someone who came by the link is asked for a name, so the table does not call them "Seat 3".
+    const name = joinName ?? myName();
+    return `<div class="seat-chooser"><p>${esc(t("web.table.choose_seat"))}</p>
+      <label for="join-name">${esc(t("web.lobby.your_name"))}</label>
+      <input id="join-name" maxlength="40" autocomplete="nickname" placeholder="${esc(t("web.lobby.name_placeholder"))}" value="${esc(name)}">
+      <div class="sit-buttons">${free.map((s) =>
+      `<button class="call" data-sit="${s.seat}">${esc(t("web.lobby.sit"))}: ${esc(t("web.lobby.seat", { n: s.seat + 1 }))}</button>`).join(" ")}</div>
+      <p class="name-needed hidden" id="name-needed" role="alert">${esc(t("web.table.name_needed"))}</p></div>`;
   }
 
   function bindSeatList() {
-    main.querySelectorAll("[data-sit]").forEach((b) => b.addEventListener("click", () => joinTable(tableId, +b.dataset.sit)));
+    const input = main.querySelector("#join-name");
+    if (input) {
+      input.addEventListener("input", () => { joinName = input.value; });
+      if (focusJoin !== null) {
+        input.focus();
+        input.setSelectionRange(focusJoin, focusJoin);
+      }
+    }
+    main.querySelectorAll("[data-sit]").forEach((b) => b.addEventListener("click", () => {
+      const name = (input ? input.value : myName()).trim();
+      if (!name) {
+        main.querySelector("#name-needed").classList.remove("hidden");
+        if (input) input.focus();
+        return;
+      }
+      localStorage.setItem("belot.name", name);
+      joinTable(tableId, +b.dataset.sit);
+    }));
   }
 
   function bind() {
