@@ -388,6 +388,17 @@ def test_match_end_then_replay_with_all_hands_open(browser: Browser, server: Ser
     page.wait_for_selector("#replay-summary")
     if deal["play"]:
         assert page.locator(".replay .open-hand .card-slot.played").count() == 32
+        # Issue 21 (13): the four "who played it" labels of the last trick are whole and apart.
+        boxes = page.locator(".replay .trick .who").evaluate_all("""els => els.map(e => {
+            const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom, e.scrollWidth <= e.clientWidth + 1]; })""")
+        assert len(boxes) == 4 and all(b[4] for b in boxes)
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:
+                assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
+        # ...and not hidden under another card: the label's centre is the label.
+        assert page.locator(".replay .trick .who").evaluate_all("""els => els.every(e => {
+            const r = e.getBoundingClientRect(); const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+            return hit === e || e.contains(hit); })""")
     first_result = server.get(f"/api/tables/{tid}/replay")["results"]["deals"][0]
     if first_result["contract"]:  # the summary shows the R10 rounding step, as at the table
         assert page.locator("#replay-summary tr.rounding").count() == 1
@@ -787,3 +798,30 @@ def test_a_player_coming_by_link_is_asked_for_a_name_and_the_lobby_lists_your_ta
     assert not a.errors and not b.errors  # type: ignore[attr-defined]
     a.context.close()
     b.context.close()
+
+
+def test_phone_header_names_watching_and_trick_count(browser: Browser, server: Server) -> None:
+    """Issue 21 (13): on a phone the Bulgarian header stays one line, seat names are whole, the
+    spectator's "You are watching" is inside the felt, and the table counts the tricks."""
+    table = ScriptedTable(server)
+    try:
+        table.play_cards(6)
+        page = table.open(browser, 360, 740, "bg")
+        page.wait_for_selector("#trick-count")
+        assert re.fullmatch(r"Взятка 2/8 · взятки: Ние \d – \d Те", page.inner_text("#trick-count"))
+        tops = page.locator(".topbar > *:not(.hidden)").evaluate_all(
+            "els => els.filter(e => e.getClientRects().length).map(e => e.getBoundingClientRect().top)")
+        assert max(tops) - min(tops) < 12, "the header wrapped"
+        assert page.locator(".topbar").bounding_box()["height"] < 48  # type: ignore[index]
+        for name in page.locator(".seat .name").all():
+            assert name.evaluate("e => e.scrollWidth <= e.clientWidth + 1 && e.scrollHeight <= e.clientHeight + 1"), name.inner_text()
+        page.context.close()
+        watcher = new_page(browser, width=360, height=740, locale="bg-BG")
+        watcher.goto(f"{server.url}/t/{table.id}")
+        watcher.wait_for_selector("#watching")
+        felt = watcher.locator(".felt").bounding_box()
+        note = watcher.locator("#watching").bounding_box()
+        assert felt and note and note["y"] + note["height"] <= felt["y"] + felt["height"] - 9  # clear of the wooden rim
+        watcher.context.close()
+    finally:
+        table.close()

@@ -252,7 +252,10 @@ export function showTable(main, tableId) {
     if (v.pot) lines.push(`<div>${esc(t("web.table.pot_in", { n: v.pot }))}</div>`);
     const order = myTeam() === 1 ? [1, 0] : [0, 1];
     const [a, b] = order.map((k) => (me() === null ? t("web.sheet.team", { n: k + 1 }) : k === myTeam() ? t("web.sheet.we") : t("web.sheet.they")));
-    lines.push(`<div class="big" id="score-line"><span class="us">${esc(a)} ${v.score[order[0]]}</span> – <span class="them">${v.score[order[1]]} ${esc(b)}</span> <small>/ ${v.target}</small></div>`);
+    const score = me() === null  // a spectator: "Team 1: 0 · Team 2: 32", no "Team 1 0"
+      ? `<span class="us">${esc(a)}: ${v.score[0]}</span> · <span class="them">${esc(b)}: ${v.score[1]}</span>`
+      : `<span class="us">${esc(a)} ${v.score[order[0]]}</span> – <span class="them">${v.score[order[1]]} ${esc(b)}</span>`;
+    lines.push(`<div class="big" id="score-line">${score} <small>/ ${v.target}</small></div>`);
     if (v.phase === "play" || v.tricks.length) {
       // Tricks taken so far by each team, as players count them on the table.
       const won = [0, 0];
