@@ -446,23 +446,44 @@ def test_phone_width_and_keyboard(browser: Browser, server: Server) -> None:
 
 @pytest.mark.skipif(os.environ.get("BELOT_WRITE_SCREENSHOTS") != "1", reason="set BELOT_WRITE_SCREENSHOTS=1 to rewrite docs/screenshots")
 def test_write_screenshots(browser: Browser, server: Server) -> None:
+    """docs/screenshots: the table mid-deal, the summaries of an inside and of a doubled deal, in
+    Turkish and Bulgarian at desktop and phone width, and the score sheet open on a phone."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    for name, width, height in (("desktop", 1280, 800), ("phone", 360, 740)):
-        page = new_page(browser, width=width, height=height, locale="tr-TR")
-        create_table(page, server, seats=("bot:heuristic", "bot:heuristic", "bot:heuristic"))
-        first = True
-        for _ in range(600):  # into the second deal, at a trick where the player is to choose a card
-            what = page.evaluate(PROBE)
-            if (what == "card" and page.locator(".sheet tr.deal").count() and page.locator("#hand .card").count() <= 6
-                    and page.locator(".trick .tcard").count() >= 2):
-                break
-            if what == "wait":
-                page.wait_for_timeout(50)
-                continue
-            act_once(page, server, bid=first)
-            first = (first and what != "call") or what == "summary"  # bid once in each deal
-        page.wait_for_timeout(300)
-        page.screenshot(path=str(SCREENSHOTS / f"table-tr-{name}.png"))
+    sizes = (("desktop", 1280, 800), ("phone", 360, 740))
+    names = {"tr": ("Ayşe", "Mehmet", "Elif", "Can"), "bg": ("Мария", "Георги", "Елена", "Иван")}
+    for lang in ("tr", "bg"):
+        for kind in ("inside", "doubled"):
+            table = ScriptedTable(server, names=names[lang])
+            table.play_until(kind, deals=30)
+            for name, width, height in sizes:
+                page = table.open(browser, width, height, lang)
+                page.wait_for_selector("#summary-dialog")
+                page.wait_for_timeout(200)
+                page.screenshot(path=str(SCREENSHOTS / f"summary-{kind}-{lang}-{name}.png"))
+                if kind == "doubled" and name == "phone":
+                    page.click("#summary-ok")
+                    page.click("#btn-sheet")
+                    page.wait_for_selector("#sheet.open .sheet")
+                    page.wait_for_timeout(200)
+                    page.screenshot(path=str(SCREENSHOTS / f"sheet-{lang}-phone.png"))
+                page.context.close()
+            if kind == "doubled":
+                # Mid-deal, the player to choose a card: the next deal, two tricks in, two cards on the table.
+                while True:
+                    v = table.state(0)["view"]
+                    if (v["phase"] == "play" and v["to_move"] == 0 and len(v["tricks"]) >= 2 and len(v["trick"]) >= 2):
+                        break
+                    assert table.step("plain")
+                for name, width, height in sizes:
+                    page = table.open(browser, width, height, lang)
+                    page.wait_for_selector("#hand .card")
+                    if page.locator("#summary-ok").count():
+                        page.click("#summary-ok")
+                    page.wait_for_selector("#hand .card.legal")
+                    page.wait_for_timeout(200)
+                    page.screenshot(path=str(SCREENSHOTS / f"table-{lang}-{name}.png"))
+                    page.context.close()
+            table.close()
 
 
 # -- scripted deals: every seat a person driven over HTTP, for deals of a chosen kind -------------
