@@ -846,3 +846,14 @@ def test_phone_header_names_watching_and_trick_count(browser: Browser, server: S
         watcher.context.close()
     finally:
         table.close()
+
+
+def test_phone_lobby_background_reaches_past_the_last_box(browser: Browser, server: Server) -> None:
+    """Issue 21 (13): on a phone the lobby is longer than the screen; the felt colour goes on below
+    the last box instead of ending at the first screenful."""
+    page = new_page(browser, width=360, height=740, locale="bg-BG")
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create-btn")
+    assert page.evaluate("document.documentElement.scrollHeight") > 740
+    assert page.evaluate("getComputedStyle(document.documentElement).backgroundColor") not in ("rgba(0, 0, 0, 0)", "transparent")
+    page.context.close()

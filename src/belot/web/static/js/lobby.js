@@ -108,6 +108,9 @@ export function showLobby(main) {
   function render() {
     if (!choice) choice = [null, bots.default, bots.default, bots.default];
     main.innerHTML = `<div class="lobby">
+      ${mine.length ? `<section class="box" aria-labelledby="mine-h">
+        <h2 id="mine-h">${esc(t("web.lobby.my_tables"))}</h2>
+        <ul class="table-list" id="my-tables">${mine.map(myItem).join("")}</ul></section>` : ""}
       <section class="box" aria-labelledby="new-h">
         <h2 id="new-h">${esc(t("web.lobby.new_table"))}</h2>
         <form id="create">
@@ -125,9 +128,6 @@ export function showLobby(main) {
           <button type="submit" class="primary" id="create-btn">${esc(t("web.lobby.create"))}</button>
         </form>
       </section>
-      ${mine.length ? `<section class="box" aria-labelledby="mine-h">
-        <h2 id="mine-h">${esc(t("web.lobby.my_tables"))}</h2>
-        <ul class="table-list" id="my-tables">${mine.map(myItem).join("")}</ul></section>` : ""}
       <section class="box" aria-labelledby="open-h">
         <h2 id="open-h">${esc(t("web.lobby.open_tables"))}</h2>
         ${open.length ? `<ul class="table-list" id="open-tables">${open.map((x) => tableItem(x)).join("")}</ul>`

@@ -427,11 +427,17 @@ export function showTable(main, tableId) {
     const lastResult = v.result ? `<details><summary>${esc(t("web.summary.title", { n: v.deal_index + 1 }))}</summary>${summaryHtml(v.result, v.deal_index + 1, v.pot, team, label, (seat) => (me() !== null && (seat & 1) === myTeam() ? "" : teamWord(seat, me())))}</details>` : "";
     return `<div class="overlay" id="match-end"><div class="dialog match-end" role="dialog" aria-modal="true" aria-labelledby="end-h">
       <h2 id="end-h">${esc(t("web.match.over"))}</h2><p class="outcome" style="text-align:center">${esc(headline)}</p>
-      <p class="final">${esc(t("web.match.final", { a: v.score[order[0]], b: v.score[order[1]] }))}</p>
+      <p class="final">${esc(t("web.match.final", finalScore(v, team, order)))}</p>
       ${sheetHtml(v.history, v.target, team, v.winner)}${lastResult}
       <div class="buttons"><a class="secondary" data-link href="/replay/${esc(tableId)}">${esc(t("web.match.replay"))}</a>
         <a class="secondary" data-link href="/">${esc(t("web.table.back_to_lobby"))}</a>
         <button class="primary" data-close-end>${esc(t("web.summary.ok"))}</button></div></div></div>`;
+  }
+
+  /** The final score with whose it is: "Us 0 – 18 Them" (a spectator: the bare numbers, team 1 first). */
+  function finalScore(v, team, order) {
+    if (team === null) return { a: v.score[0], b: v.score[1] };
+    return { a: `${t("web.sheet.we")} ${v.score[order[0]]}`, b: `${v.score[order[1]]} ${t("web.sheet.they")}` };
   }
 
   function seatListHtml(table) {
