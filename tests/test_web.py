@@ -857,3 +857,27 @@ def test_phone_lobby_background_reaches_past_the_last_box(browser: Browser, serv
     assert page.evaluate("document.documentElement.scrollHeight") > 740
     assert page.evaluate("getComputedStyle(document.documentElement).backgroundColor") not in ("rgba(0, 0, 0, 0)", "transparent")
     page.context.close()
+
+
+def test_a_deal_scored_whole_fits_the_replay_summary_on_a_phone(browser: Browser, server: Server) -> None:
+    """Issue 21 (1), in the replay: the summary of a doubled deal keeps both teams' columns."""
+    table = ScriptedTable(server, target=1)
+    try:
+        table.play_until("doubled")
+        while table.step("plain"):
+            pass
+        deals = server.get(f"/api/tables/{table.id}/replay")["results"]["deals"]
+        index = next(i for i, d in enumerate(deals) if d.get("multiplier", 1) > 1)
+        page = new_page(browser, width=360, height=740, locale="tr-TR")
+        page.goto(f"{server.url}/replay/{table.id}")
+        page.wait_for_selector(".replay .open-hand")
+        for _ in range(index):
+            page.keyboard.press("PageDown")
+        page.keyboard.press("End")
+        page.wait_for_selector("#replay-summary tr.rounding")
+        nothing_clipped(page, "#replay-summary")
+        box = page.locator("#replay-summary").bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360
+        page.context.close()
+    finally:
+        table.close()
