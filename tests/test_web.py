@@ -5,8 +5,14 @@ clicking legal calls and cards (the clickable cards are exactly the server's leg
 score sheet shows it; switch the language and see the game's Turkish and Bulgarian words; a second
 browser context at another seat never shows the first seat's cards; a server restart in the middle
 of a deal, after which the same page plays on.  Also the phone width (360 px) has no sideways
-scrolling and the keyboard can play.  With BELOT_WRITE_SCREENSHOTS=1 it rewrites the Turkish
-screenshots in docs/screenshots/.
+scrolling and the keyboard can play.  With BELOT_WRITE_SCREENSHOTS=1 it rewrites the screenshots
+in docs/screenshots/.
+
+Issue 21 (the table for phones and native speakers): scripted tables, four people driven over the
+HTTP API (`ScriptedTable`), give deals of a chosen kind (doubled, inside, with declarations); the
+layout checks measure element boxes at 360 and 1280 px (dialogs inside the viewport, tables in them
+not wider than their box, a touch at a control's centre lands on it), in each language where the
+flaw depended on it.
 """
 
 from __future__ import annotations
