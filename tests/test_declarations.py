@@ -170,3 +170,15 @@ def test_r7_7_belote_inside_a_declared_sequence_still_counts():
     d.apply(BELOTE_BASE + card("KH"))
     r = _play_out(d)
     assert r.belote[1] == 20 and r.declarations[1] in (0, 20)
+
+
+def test_counted_says_which_declarations_scored_by_seat_under_each_rule() -> None:
+    """R7.6 (RULES section 4 (d)): quarte against tierce + carré: apart, the quarte and the carré
+    count; under OPT-SINGLE-CONTEST the carré's team takes all of its own, the quarte nothing."""
+    from belot.contracts import Rules
+    from belot.declarations import _CARRE_IDS, _SEQ_IDS, counted
+
+    q, t, cq = _SEQ_IDS[(0, 0, 4)], _SEQ_IDS[(1, 0, 3)], _CARRE_IDS[5]
+    declared = ([q], [t], [], [cq])
+    assert counted(declared) == [[True], [False], [], [True]]
+    assert counted(declared, Rules(("OPT-SINGLE-CONTEST",))) == [[False], [True], [], [True]]

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import os
 import random
@@ -72,7 +73,7 @@ def test_commands_and_yes_no_in_each_language() -> None:
 
 
 def test_hand_is_sorted_trumps_first_then_by_the_contracts_order() -> None:
-    hand = [parse_card(c) for c in "7H JH AH 9H TS AS 8C QD".split()]
+    hand = [parse_card(c) for c in ["7H", "JH", "AH", "9H", "TS", "AS", "8C", "QD"]]
     hearts = [CARD_NAMES[c] for c in sort_hand(hand, 2)]
     assert hearts == ["JH", "9H", "AH", "7H", "AS", "TS", "QD", "8C"]  # R4.1 J 9 A .. 7; colours alternate
     plain = [CARD_NAMES[c] for c in sort_hand(hand, NT)]
@@ -105,7 +106,7 @@ def test_numbered_cards_are_exactly_the_engines_legal_cards_in_hand_order(seed: 
         assert sorted(order) == sorted(view.hand)
         assert numbered == [c for c in order if c in numbered]
         table = TABLES[view.contract]
-        for a, b in zip(order, order[1:]):
+        for a, b in itertools.pairwise(order):
             if a >> 3 == b >> 3:
                 assert table.strength[a] > table.strength[b]
 
@@ -226,10 +227,32 @@ def test_an_illegal_card_is_refused_and_nothing_is_applied(tmp_path: Path) -> No
         ("tui.prompt.card", "99"), ("tui.prompt.card", "quit"),
     ])
     assert ScriptedGame(setup, Words("en"), Console(file=out, width=100), 0, read).run() == 0 and not pending
-    assert "AS is not in your hand." in out.getvalue()
+    assert "A♠ is not in your hand." in out.getvalue()  # the card as the screen shows it, not "AS"
     assert "Choose a number from 1 to 8." in out.getvalue()
+    assert "--resume" in out.getvalue() and "--lang en" in out.getvalue()
     deal = json.loads(Path(setup.path).read_text(encoding="utf-8"))["deals"][0]
     assert deal["auction"] == ["D", "pass", "pass", "pass"] and deal["play"] == []
+
+
+def test_turkish_card_names_are_cards_and_messages_show_symbols(tmp_path: Path) -> None:
+    """Issue 21 (7, 9): "sinek 8", "kupa papaz" are cards; errors and the declaration prompt show
+    suit symbols, not record codes; the printed resume command keeps the game's language."""
+    setup = _declaring_setup(tmp_path)
+    out = io.StringIO()
+    read, pending = _script([
+        ("tui.prompt.call", "Karo"), ("tui.prompt.declare", "0"), ("tui.prompt.card", "maça as"),
+        ("tui.prompt.card", "karo dokuz"), ("tui.prompt.card", "çık"),
+    ], lang="tr")
+    assert ScriptedGame(setup, Words("tr"), Console(file=out, width=200), 0, read).run() == 0 and not pending
+    text = out.getvalue()
+    assert "A♠ kartlarınızda yok." in text and "AS" not in text
+    assert "belot play --resume" in text and "--lang tr" in text
+    first = json.loads(Path(setup.path).read_text(encoding="utf-8"))["deals"][0]["play"][0]
+    assert first == "9D"
+    words = Words("tr")
+    assert [words.parse_card_words(x) for x in ("sinek 8", "8 sinek", "kupa papaz", "Maça Kız", "karo bacak", "kupa")] == [
+        1, 1, 22, 29, 12, None]
+    assert Words("bg").parse_card_words("пика дама") == 29 and Words("en").parse_card_words("jack of hearts") == 20
 
 
 # -- saving and resuming --------------------------------------------------------------------------
@@ -237,10 +260,9 @@ def test_an_illegal_card_is_refused_and_nothing_is_applied(tmp_path: Path) -> No
 
 def test_ctrl_c_is_held_back_until_the_action_is_saved() -> None:
     done = []
-    with pytest.raises(KeyboardInterrupt):
-        with hold_interrupt():
-            os.kill(os.getpid(), signal.SIGINT)
-            done.append("saved")
+    with pytest.raises(KeyboardInterrupt), hold_interrupt():
+        os.kill(os.getpid(), signal.SIGINT)
+        done.append("saved")
     assert done == ["saved"]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 

@@ -153,8 +153,8 @@ def test_turkish_screens_use_the_game_words(tmp_path: Path) -> None:
     p.play()
     assert p.finish() == 0
     text = p.text
-    for word in ("Dağıtan", "Pas", "Kozsuz", "Hepsi Koz", "Artırma", "Oyun", "Skor", "Kağıt puanı",
-                 "Oyun puanı", "Söyleyeceğin", "Oynayacağın kağıt", "Maçı"):
+    for word in ("Dağıtan", "Pas", "Kozsuz", "Hepsi koz", "Artırma", "Oyun", "Skor", "Kağıt puanı",
+                 "Oyun puanı", "Sözünüz", "Oynayacağınız kağıt", "Maçı"):
         assert word in text, word
     assert any(w in text for w in ("Çıkarılmış", "İçeride", "Asılı", "Yeniden dağıtım"))
 

@@ -5,8 +5,14 @@ clicking legal calls and cards (the clickable cards are exactly the server's leg
 score sheet shows it; switch the language and see the game's Turkish and Bulgarian words; a second
 browser context at another seat never shows the first seat's cards; a server restart in the middle
 of a deal, after which the same page plays on.  Also the phone width (360 px) has no sideways
-scrolling and the keyboard can play.  With BELOT_WRITE_SCREENSHOTS=1 it rewrites the Turkish
-screenshots in docs/screenshots/.
+scrolling and the keyboard can play.  With BELOT_WRITE_SCREENSHOTS=1 it rewrites the screenshots
+in docs/screenshots/.
+
+Issue 21 (the table for phones and native speakers): scripted tables, four people driven over the
+HTTP API (`ScriptedTable`), give deals of a chosen kind (doubled, inside, with declarations); the
+layout checks measure element boxes at 360 and 1280 px (dialogs inside the viewport, tables in them
+not wider than their box, a touch at a control's centre lands on it), in each language where the
+flaw depended on it.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.sync.client import connect
 
 pytestmark = pytest.mark.browser
 
@@ -387,12 +394,30 @@ def test_match_end_then_replay_with_all_hands_open(browser: Browser, server: Ser
     page.wait_for_selector("#replay-summary")
     if deal["play"]:
         assert page.locator(".replay .open-hand .card-slot.played").count() == 32
+        # Issue 21 (13): the four "who played it" labels of the last trick are whole and apart.
+        boxes = page.locator(".replay .trick .who").evaluate_all("""els => els.map(e => {
+            const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom, e.scrollWidth <= e.clientWidth + 1]; })""")
+        assert len(boxes) == 4 and all(b[4] for b in boxes)
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:
+                assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
+        # ...and not hidden under another card: the label's centre is the label.
+        assert page.locator(".replay .trick .who").evaluate_all("""els => els.every(e => {
+            const r = e.getBoundingClientRect(); const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+            return hit === e || e.contains(hit); })""")
     first_result = server.get(f"/api/tables/{tid}/replay")["results"]["deals"][0]
     if first_result["contract"]:  # the summary shows the R10 rounding step, as at the table
         assert page.locator("#replay-summary tr.rounding").count() == 1
         assert "→" in page.inner_text("#replay-summary tr.rounding")
     page.goto(server.url + "/")
-    page.wait_for_selector(f"#finished-tables li[data-table='{tid}']")
+    # Issue 21 (11): a finished game says when, who played with whom, and who won.
+    item = page.locator(f"#finished-tables li[data-table='{tid}']")
+    item.wait_for()
+    assert item.locator("time").get_attribute("datetime")
+    text = item.inner_text()
+    assert "Ayşe" in text and " & " in text and "won by" in text
+    winners = [s for s in table["seats"] if s["seat"] % 2 == table["winner"]]
+    assert (winners[0]["name"] or "") in item.locator(".winner").inner_text() or "Bot" in item.locator(".winner").inner_text()
     assert not page.errors  # type: ignore[attr-defined]
 
 
@@ -427,20 +452,438 @@ def test_phone_width_and_keyboard(browser: Browser, server: Server) -> None:
 
 @pytest.mark.skipif(os.environ.get("BELOT_WRITE_SCREENSHOTS") != "1", reason="set BELOT_WRITE_SCREENSHOTS=1 to rewrite docs/screenshots")
 def test_write_screenshots(browser: Browser, server: Server) -> None:
+    """docs/screenshots: the table mid-deal, the summaries of an inside and of a doubled deal, in
+    Turkish and Bulgarian at desktop and phone width, and the score sheet open on a phone."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    for name, width, height in (("desktop", 1280, 800), ("phone", 360, 740)):
-        page = new_page(browser, width=width, height=height, locale="tr-TR")
-        create_table(page, server, seats=("bot:heuristic", "bot:heuristic", "bot:heuristic"))
-        first = True
-        for _ in range(600):  # into the second deal, at a trick where the player is to choose a card
-            what = page.evaluate(PROBE)
-            if (what == "card" and page.locator(".sheet tr.deal").count() and page.locator("#hand .card").count() <= 6
-                    and page.locator(".trick .tcard").count() >= 2):
-                break
-            if what == "wait":
-                page.wait_for_timeout(50)
-                continue
-            act_once(page, server, bid=first)
-            first = (first and what != "call") or what == "summary"  # bid once in each deal
-        page.wait_for_timeout(300)
-        page.screenshot(path=str(SCREENSHOTS / f"table-tr-{name}.png"))
+    sizes = (("desktop", 1280, 800), ("phone", 360, 740))
+    names = {"tr": ("Ayşe", "Mehmet", "Elif", "Can"), "bg": ("Мария", "Георги", "Елена", "Иван")}
+    for lang in ("tr", "bg"):
+        for kind in ("inside", "doubled"):
+            table = ScriptedTable(server, names=names[lang])
+            table.play_until(kind, deals=30)
+            for name, width, height in sizes:
+                page = table.open(browser, width, height, lang)
+                page.wait_for_selector("#summary-dialog")
+                page.wait_for_timeout(200)
+                page.screenshot(path=str(SCREENSHOTS / f"summary-{kind}-{lang}-{name}.png"))
+                if kind == "doubled" and name == "phone":
+                    page.click("#summary-ok")
+                    page.click("#btn-sheet")
+                    page.wait_for_selector("#sheet.open .sheet")
+                    page.wait_for_timeout(200)
+                    page.screenshot(path=str(SCREENSHOTS / f"sheet-{lang}-phone.png"))
+                page.context.close()
+            if kind == "doubled":
+                # Mid-deal, the player to choose a card: the next deal, two tricks in, two cards on the table.
+                while True:
+                    v = table.state(0)["view"]
+                    if (v["phase"] == "play" and v["to_move"] == 0 and len(v["tricks"]) >= 2 and len(v["trick"]) >= 2):
+                        break
+                    assert table.step("plain")
+                for name, width, height in sizes:
+                    page = table.open(browser, width, height, lang)
+                    page.wait_for_selector("#hand .card")
+                    if page.locator("#summary-ok").count():
+                        page.click("#summary-ok")
+                    page.wait_for_selector("#hand .card.legal")
+                    page.wait_for_timeout(200)
+                    page.screenshot(path=str(SCREENSHOTS / f"table-{lang}-{name}.png"))
+                    page.context.close()
+            table.close()
+
+
+# -- scripted deals: every seat a person driven over HTTP, for deals of a chosen kind -------------
+
+RANK_ORDER = "789JQKTA"  # low to high, roughly: enough to lose or win tricks on purpose
+
+
+def post(server: Server, path: str, body: dict[str, Any]) -> Any:
+    req = urllib.request.Request(server.url + path, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=5) as r:
+        return json.load(r)
+
+
+class ScriptedTable:
+    """A table of four human seats whose actions this test chooses, sent over the HTTP API.
+
+    ``kind`` picks the deals: ``"doubled"`` (the first bid is a suit, the next seat doubles, the
+    rest pass), ``"inside"`` (the declarer's team plays its lowest cards, the other its highest) or
+    ``"plain"``.  `play_until` drives the table until a deal of that kind has been scored the way
+    wanted; the browser then opens seat 0 with its token.
+    """
+
+    def __init__(self, server: Server, target: int = 1001, names: tuple[str, ...] = ("Ayşe", "Mehmet", "Elif", "Can")) -> None:
+        self.server = server
+        created = post(server, "/api/tables", {"target": target, "seats": ["human"] * 4, "seat": 0, "name": names[0]})
+        self.id = created["table"]["id"]
+        self.tokens = [created["token"]]
+        for seat in (1, 2, 3):
+            self.tokens.append(post(server, f"/api/tables/{self.id}/join", {"seat": seat, "name": names[seat]})["token"])
+        # The other three players are connected, as at a real table (no "offline" marks).
+        ws = server.url.replace("http://", "ws://")
+        self.sockets = [connect(f"{ws}/api/tables/{self.id}/ws?token={tok}", max_queue=None) for tok in self.tokens[1:]]
+
+    def close(self) -> None:
+        for sock in self.sockets:
+            sock.close()
+
+    def state(self, seat: int) -> dict[str, Any]:
+        return self.server.get(f"/api/tables/{self.id}/state?token={self.tokens[seat]}")
+
+    def to_move(self) -> tuple[int, dict[str, Any]] | None:
+        v = self.state(0)["view"]
+        if v is None or v["winner"] is not None or v["to_move"] is None:
+            return None
+        seat = v["to_move"]
+        return seat, self.state(seat)["view"]
+
+    def choose(self, view: dict[str, Any], kind: str) -> dict[str, Any]:
+        legal = view["legal"]
+        calls = [a for a in legal if "call" in a]
+        if calls:
+            names = [a["call"] for a in calls]
+            made = [c for c in view["calls"] if c["call"] != "pass"]
+            if not made:
+                pick = "NT" if kind == "inside" and "NT" in names else next(c for c in names if c in "CDHS")
+            elif kind == "doubled" and len(made) == 1 and "kontra" in names:
+                pick = "kontra"
+            else:
+                pick = "pass"
+            return {"call": pick}
+        declares = [a for a in legal if "declare" in a]
+        if declares and kind == "declared":
+            return declares[0]
+        cards = [a for a in legal if "card" in a and not a.get("belote")] or [a for a in legal if "card" in a]
+        ours = view["declarer"] is not None and (view["seat"] & 1) == (view["declarer"] & 1)
+        ordered = sorted(cards, key=lambda a: RANK_ORDER.index(a["card"][0]))
+        return ordered[0] if ours or kind != "inside" else ordered[-1]
+
+    def step(self, kind: str) -> bool:
+        nxt = self.to_move()
+        if nxt is None:
+            return False
+        seat, view = nxt
+        post(self.server, f"/api/tables/{self.id}/action", {"token": self.tokens[seat], "action": self.choose(view, kind)})
+        return True
+
+    def play_until(self, kind: str, deals: int = 12) -> dict[str, Any]:
+        """Whole deals until one scored as ``kind`` wants (doubled, or inside); its result."""
+        for _ in range(deals):
+            start = len(self.state(0)["view"]["history"])
+            while len(self.state(0)["view"]["history"]) == start:
+                assert self.step(kind), "the match ended before a deal of the kind wanted"
+            result = self.state(0)["view"]["history"][-1]
+            if kind == "doubled" and result.get("multiplier", 1) > 1:
+                return result
+            if kind == "inside" and result["outcome"] == "inside" and result.get("multiplier", 1) == 1:
+                return result
+            if kind == "plain" and result["contract"]:
+                return result
+            prev = self.state(0).get("previous_deal") or {}
+            if kind == "declared" and any((prev.get("result") or {}).get("declared_detail") or []):
+                return prev["result"]
+        raise AssertionError(f"no {kind} deal in {deals} deals")
+
+    def play_cards(self, n: int) -> None:
+        """Into the play of the current deal: its auction (one bid), then ``n`` cards."""
+        played = 0
+        while played < n:
+            v = self.state(0)["view"]
+            if v["phase"] == "play":
+                played = sum(len(t["cards"]) for t in v["tricks"]) + len(v["trick"])
+                if played >= n:
+                    break
+            assert self.step("plain")
+
+    def open(self, browser: Browser, width: int, height: int, lang: str) -> Page:
+        """Seat 0's page in ``lang``, its token in the page's storage as if it had made the table."""
+        page = new_page(browser, width=width, height=height)
+        page.context.add_init_script(f"localStorage.setItem('belot.token.{self.id}', '{self.tokens[0]}');"
+                                     f"localStorage.setItem('belot.lang', '{lang}');")
+        page.goto(f"{self.server.url}/t/{self.id}")
+        page.wait_for_selector(".felt")
+        page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+        return page
+
+
+def inside_viewport(page: Page, selector: str) -> None:
+    box = page.locator(selector).first.bounding_box()
+    vp = page.viewport_size
+    assert box is not None and vp is not None, selector
+    assert box["x"] >= -0.5 and box["y"] >= -0.5, (selector, box)
+    assert box["x"] + box["width"] <= vp["width"] + 0.5, (selector, box, vp)
+    assert box["y"] + box["height"] <= vp["height"] + 0.5, (selector, box, vp)
+
+
+def reachable(page: Page, selector: str) -> None:
+    """The control is in the viewport and a touch at its centre lands on it (nothing covers it)."""
+    inside_viewport(page, selector)
+    assert page.locator(selector).first.evaluate("""el => {
+        const r = el.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+        return hit === el || el.contains(hit);
+    }"""), f"{selector} is covered"
+
+
+def nothing_clipped(page: Page, selector: str) -> None:
+    """Every table in ``selector`` fits its box: no column cut off (scrollWidth <= clientWidth)."""
+    widths = page.locator(f"{selector} table").evaluate_all(
+        "els => els.map(e => [e.scrollWidth, e.clientWidth, e.parentElement.scrollWidth, e.parentElement.clientWidth])")
+    assert widths, selector
+    for sw, cw, psw, pcw in widths:
+        assert sw <= cw + 1 and psw <= pcw + 1, (selector, widths)
+
+
+@pytest.fixture(scope="module")
+def doubled(server: Server) -> Iterator[ScriptedTable]:
+    table = ScriptedTable(server)
+    result = table.play_until("doubled")
+    assert result["multiplier"] > 1
+    yield table
+    table.close()
+
+
+@pytest.mark.parametrize("lang", ["tr", "bg", "en"])
+def test_a_deal_scored_whole_fits_the_summary_at_phone_and_desktop_width(browser: Browser, server: Server,
+                                                                        doubled: ScriptedTable, lang: str) -> None:
+    """Issue 21 (1): the rounding row of a deal scored whole (R10, doubled) used to widen the table to
+    470-515 px in a 300-330 px dialog, cutting off the second team's column."""
+    for width, height in ((360, 740), (1280, 800)):
+        page = doubled.open(browser, width, height, lang)
+        page.wait_for_selector("#summary-dialog tr.rounding")
+        inside_viewport(page, "#summary-dialog .dialog")
+        nothing_clipped(page, "#summary-dialog .dialog")
+        # The second team's column is on screen, whole.
+        inside_viewport(page, "#summary-dialog thead th:last-child")
+        reachable(page, "#summary-ok")
+        assert not page.errors  # type: ignore[attr-defined]
+        page.context.close()
+
+
+@pytest.fixture(scope="module")
+def my_call(server: Server) -> Iterator[ScriptedTable]:
+    """A table at the start of a deal's auction, seat 0 to call with all seven calls before it."""
+    table = ScriptedTable(server)
+    while (nxt := table.to_move()) is not None and nxt[0] != 0:
+        post(server, f"/api/tables/{table.id}/action", {"token": table.tokens[nxt[0]], "action": {"call": "pass"}})
+    yield table
+    table.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "bg", "tr"])
+def test_phone_auction_keeps_the_hand_in_view(browser: Browser, my_call: ScriptedTable, lang: str) -> None:
+    """Issue 21 (6): with seven call buttons the hand was pushed below the fold on a phone."""
+    page = my_call.open(browser, 360, 740, lang)
+    page.wait_for_selector("[data-call]")
+    assert page.locator("[data-call]").count() == 7
+    for i in range(7):
+        reachable(page, f"[data-call] >> nth={i}")
+    cards = page.locator("#hand .card")
+    assert cards.count() == 5
+    inside_viewport(page, "#hand")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.context.close()
+
+
+def test_black_suits_are_black_on_white_buttons_and_yellow_chips(browser: Browser, my_call: ScriptedTable) -> None:
+    """Issue 21 (5): ♣ and ♠ were white outlines on the white call buttons and the yellow contract chip."""
+    page = my_call.open(browser, 1280, 800, "tr")
+    page.wait_for_selector("[data-call='C']")
+    fill = "el => getComputedStyle(el).fill"
+    for call in ("C", "S"):
+        assert page.locator(f"[data-call='{call}'] .suit-icon").evaluate(fill) == "rgb(22, 24, 29)"
+    page.context.close()
+
+
+def test_bulgarian_says_ние_те_and_never_от_вие(browser: Browser, server: Server) -> None:
+    """Issue 21 (4): "Вие" named both the player's own seat ("обявена от Вие") and the other team's
+    column ("Ние | Вие"); the terminal says "Ние – Те"."""
+    table = ScriptedTable(server)
+    try:
+        while (nxt := table.to_move()) is not None and table.state(0)["view"]["phase"] == "auction":
+            seat, view = nxt
+            pick = next(a["call"] for a in view["legal"] if a["call"] in ("C", "D", "H", "S")) if seat == 0 else "pass"
+            post(server, f"/api/tables/{table.id}/action", {"token": table.tokens[seat], "action": {"call": pick}})
+        assert table.state(0)["view"]["declarer"] == 0
+        page = table.open(browser, 360, 740, "bg")
+        page.wait_for_selector("#contract")
+        assert "обявена от вас" in page.inner_text(".info-panel")
+        assert "от Вие" not in page.inner_text("body")
+        assert page.inner_text("#score-line").startswith("Ние 0") and "Те" in page.inner_text("#score-line")
+        page.click("#btn-sheet")
+        heads = page.locator("#sheet thead th").all_inner_texts()
+        assert heads[-2:] == ["Ние", "Те"]
+        page.context.close()
+        # The summary's columns too, and the terminal's words.
+        from belot.i18n import t as catalog_t
+        assert (catalog_t("web.sheet.we", "bg"), catalog_t("web.sheet.they", "bg")) == (
+            catalog_t("tui.team.us", "bg"), catalog_t("tui.team.them", "bg"))
+    finally:
+        table.close()
+
+
+def test_phone_score_sheet_has_a_close_button_and_hides_nothing_it_should_not(browser: Browser, my_call: ScriptedTable) -> None:
+    """Issue 21 (2): on a phone the open score sheet covered its own button, the contract, the score
+    and the partner, and only the S and Esc keys (which a phone has not) closed it."""
+    page = my_call.open(browser, 360, 740, "tr")
+    page.wait_for_selector("[data-call]")
+    reachable(page, "#btn-sheet")
+    page.click("#btn-sheet")
+    page.wait_for_selector("#sheet.open .sheet")
+    inside_viewport(page, "#sheet")
+    nothing_clipped(page, "#sheet")
+    reachable(page, "#sheet-close")
+    for still_seen in ("#btn-sheet", "#score-line", ".pos-top .nameplate", ".area-info"):
+        reachable(page, still_seen)
+    page.click("#sheet-close")
+    page.wait_for_selector("#sheet:not(.open)", state="attached")
+    assert not page.locator("#sheet .sheet").is_visible()
+    reachable(page, "[data-call] >> nth=0")  # the table is usable again
+    page.click("#btn-sheet")  # and its own button closes it as well
+    page.wait_for_selector("#sheet.open")
+    page.click("#btn-sheet")
+    page.wait_for_selector("#sheet:not(.open)", state="attached")
+    page.context.close()
+
+
+@pytest.mark.parametrize(("lang", "partner", "us", "them"), [
+    ("tr", "eşiniz", "Biz", "Onlar"), ("bg", "партньор", "Ние", "Те"), ("en", "partner", "We", "They")])
+def test_the_table_says_who_your_partner_is(browser: Browser, server: Server, my_call: ScriptedTable,
+                                            lang: str, partner: str, us: str, them: str) -> None:
+    """Issue 21 (3): the seat opposite is marked as the partner (a person by name, a bot by its level),
+    the others as the other team, and the score line says which number is whose."""
+    page = my_call.open(browser, 360, 740, lang)
+    page.wait_for_selector("[data-call]")
+    top = page.locator(".seat.pos-top")
+    assert top.get_attribute("data-seat") == "2"
+    assert top.locator(".chip.partner").inner_text() == partner
+    assert "Elif" in top.locator(".name").inner_text()
+    assert top.locator(".nameplate.us").count() == 1
+    assert page.locator(".seat.pos-left .nameplate.them, .seat.pos-right .nameplate.them").count() == 2
+    line = page.inner_text("#score-line")
+    assert line.startswith(us) and them in line
+    page.context.close()
+    # With bots: "Partner (Bot: good)" rather than "Bot: good (3)".
+    page = new_page(browser, locale={"tr": "tr-TR", "bg": "bg-BG", "en": "en-US"}[lang])
+    create_table(page, server)
+    plate = page.locator(".seat.pos-top .nameplate")
+    assert plate.locator(".chip.partner").inner_text() == partner
+    assert "(3)" not in plate.locator(".name").inner_text()
+    assert partner.lower() in (plate.locator(".name").get_attribute("title") or "").lower()
+    page.context.close()
+
+
+def test_the_summary_says_which_declarations_counted(browser: Browser, server: Server) -> None:
+    """Issue 21 (10): the summary lists each declaration with its points and whether it counted (R7.6),
+    as the terminal does."""
+    table = ScriptedTable(server)
+    try:
+        result = table.play_until("declared", deals=20)
+        detail = [d for seat in result["declared_detail"] for d in seat]
+        for team in (0, 1):  # the server's verdicts agree with the points it wrote
+            counted = sum(d["value"] for s, seat in enumerate(result["declared_detail"]) for d in seat if d["counted"] and s % 2 == team)
+            assert counted == result["declarations"][team]
+        page = table.open(browser, 360, 740, "tr")
+        page.wait_for_selector("#summary-dialog ul.declared li")
+        items = page.locator("#summary-dialog ul.declared li")
+        assert items.count() == len(detail)
+        for i, d in enumerate(detail):
+            text = items.nth(i).inner_text()
+            assert f"({d['value']})" in text
+            assert ("geçerli" if d["counted"] else "iptal") in text
+        nothing_clipped(page, "#summary-dialog .dialog")
+        page.context.close()
+    finally:
+        table.close()
+
+
+def test_a_player_coming_by_link_is_asked_for_a_name_and_the_lobby_lists_your_tables(browser: Browser, server: Server) -> None:
+    """Issue 21 (12, 11): someone who opens the table link types a name before sitting down (else the
+    table called them "Seat 3"); the lobby lists the running tables this browser has a seat at."""
+    a = new_page(browser, locale="tr-TR")
+    tid = create_table(a, server, seats=("bot:random", "human", "bot:random"), name="Ayşe")
+    b = new_page(browser, width=360, height=740, locale="tr-TR")
+    b.goto(f"{server.url}/t/{tid}")
+    b.wait_for_selector("#join-name")
+    reachable(b, "#join-name")
+    b.click("[data-sit='2']")  # no name yet: asked for one, not seated
+    b.wait_for_selector("#name-needed:not(.hidden)")
+    assert server.get(f"/api/tables/{tid}")["table"]["seats"][2]["taken"] is False
+    b.fill("#join-name", "Mehmet")
+    b.click("[data-sit='2']")
+    b.wait_for_selector("#hand .card")
+    assert server.get(f"/api/tables/{tid}")["table"]["seats"][2]["name"] == "Mehmet"
+    a.wait_for_function("document.querySelector('.seat.pos-top .name').textContent.includes('Mehmet')")
+    assert a.locator(".seat.pos-top .chip.partner").inner_text() == "eşiniz"
+    # Back in the lobby, each page finds its own running table there, with a way back to it.
+    for page in (a, b):
+        page.goto(server.url + "/")
+        page.wait_for_selector(f"#my-tables li[data-table='{tid}']")
+        page.click(f"#my-tables li[data-table='{tid}'] a")
+        page.wait_for_selector("#hand .card")
+    assert not a.errors and not b.errors  # type: ignore[attr-defined]
+    a.context.close()
+    b.context.close()
+
+
+def test_phone_header_names_watching_and_trick_count(browser: Browser, server: Server) -> None:
+    """Issue 21 (13): on a phone the Bulgarian header stays one line, seat names are whole, the
+    spectator's "You are watching" is inside the felt, and the table counts the tricks."""
+    table = ScriptedTable(server)
+    try:
+        table.play_cards(6)
+        page = table.open(browser, 360, 740, "bg")
+        page.wait_for_selector("#trick-count")
+        assert re.fullmatch(r"Взятка 2/8 · взятки: Ние \d – \d Те", page.inner_text("#trick-count"))
+        tops = page.locator(".topbar > *:not(.hidden)").evaluate_all(
+            "els => els.filter(e => e.getClientRects().length).map(e => e.getBoundingClientRect().top)")
+        assert max(tops) - min(tops) < 12, "the header wrapped"
+        assert page.locator(".topbar").bounding_box()["height"] < 48  # type: ignore[index]
+        for name in page.locator(".seat .name").all():
+            assert name.evaluate("e => e.scrollWidth <= e.clientWidth + 1 && e.scrollHeight <= e.clientHeight + 1"), name.inner_text()
+        page.context.close()
+        watcher = new_page(browser, width=360, height=740, locale="bg-BG")
+        watcher.goto(f"{server.url}/t/{table.id}")
+        watcher.wait_for_selector("#watching")
+        felt = watcher.locator(".felt").bounding_box()
+        note = watcher.locator("#watching").bounding_box()
+        assert felt and note and note["y"] + note["height"] <= felt["y"] + felt["height"] - 9  # clear of the wooden rim
+        watcher.context.close()
+    finally:
+        table.close()
+
+
+def test_phone_lobby_background_reaches_past_the_last_box(browser: Browser, server: Server) -> None:
+    """Issue 21 (13): on a phone the lobby is longer than the screen; the felt colour goes on below
+    the last box instead of ending at the first screenful."""
+    page = new_page(browser, width=360, height=740, locale="bg-BG")
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create-btn")
+    assert page.evaluate("document.documentElement.scrollHeight") > 740
+    assert page.evaluate("getComputedStyle(document.documentElement).backgroundColor") not in ("rgba(0, 0, 0, 0)", "transparent")
+    page.context.close()
+
+
+def test_a_deal_scored_whole_fits_the_replay_summary_on_a_phone(browser: Browser, server: Server) -> None:
+    """Issue 21 (1), in the replay: the summary of a doubled deal keeps both teams' columns."""
+    table = ScriptedTable(server, target=1)
+    try:
+        table.play_until("doubled")
+        while table.step("plain"):
+            pass
+        deals = server.get(f"/api/tables/{table.id}/replay")["results"]["deals"]
+        index = next(i for i, d in enumerate(deals) if d.get("multiplier", 1) > 1)
+        page = new_page(browser, width=360, height=740, locale="tr-TR")
+        page.goto(f"{server.url}/replay/{table.id}")
+        page.wait_for_selector(".replay .open-hand")
+        for _ in range(index):
+            page.keyboard.press("PageDown")
+        page.keyboard.press("End")
+        page.wait_for_selector("#replay-summary tr.rounding")
+        nothing_clipped(page, "#replay-summary")
+        box = page.locator("#replay-summary").bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360
+        page.context.close()
+    finally:
+        table.close()

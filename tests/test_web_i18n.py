@@ -1,7 +1,7 @@
 """The browser UI's text: every key the front end asks for exists in English, Turkish and Bulgarian.
 
 The UI takes all of its words from the catalogs (``web.json`` for its own, ``game.json`` for the
-game's: Koz, Kozsuz, Hepsi Koz, Pas, Kontra ...); a missing key would show up as the raw key.
+game's: Koz, Kozsuz, Hepsi koz, Pas, Kontra ...); a missing key would show up as the raw key.
 """
 
 from __future__ import annotations
@@ -72,4 +72,4 @@ def test_every_web_key_is_used() -> None:
 def test_turkish_uses_the_games_own_words() -> None:
     tr = catalog("tr")
     assert (tr["call.NT"], tr["call.AT"], tr["call.pass"], tr["call.kontra"], tr["term.trump"]) == (
-        "Kozsuz", "Hepsi Koz", "Pas", "Kontra", "Koz")
+        "Kozsuz", "Hepsi koz", "Pas", "Kontra", "Koz")

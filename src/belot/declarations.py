@@ -229,5 +229,24 @@ def contest(by_team: tuple[list[int], list[int]], rules: Rules = DEFAULT_RULES) 
     return points
 
 
+def counted(declared: tuple[tuple[int, ...], ...] | list[list[int]], rules: Rules = DEFAULT_RULES) -> list[list[bool]]:
+    """For each seat's announced declarations (ids), whether it counted in the deal (R7.6): the
+    verdict of `contest`, asked of sequences and carrés apart (or of all, under OPT-SINGLE-CONTEST).
+
+    >>> q, t = _SEQ_IDS[(0, 0, 4)], _SEQ_IDS[(1, 0, 3)]     # quarte 7C-TC beats tierce 7D-9D
+    >>> counted(([q], [t], [], []))
+    [[True], [False], [], []]
+    """
+    by_team: tuple[list[int], list[int]] = ([], [])
+    for seat, ids in enumerate(declared):
+        by_team[seat & 1].extend(ids)
+    if rules.options and SINGLE_CONTEST in rules.options:
+        whole = contest(by_team, rules)
+        return [[whole[seat & 1] > 0 for _ in ids] for seat, ids in enumerate(declared)]
+    seqs = contest(([i for i in by_team[0] if not DECLARATIONS[i].is_carre], [i for i in by_team[1] if not DECLARATIONS[i].is_carre]), rules)
+    carres = contest(([i for i in by_team[0] if DECLARATIONS[i].is_carre], [i for i in by_team[1] if DECLARATIONS[i].is_carre]), rules)
+    return [[(carres if DECLARATIONS[i].is_carre else seqs)[seat & 1] > 0 for i in ids] for seat, ids in enumerate(declared)]
+
+
 def card_list(decl_id: int) -> list[str]:
     return [CARD_NAMES[c] for c in DECLARATIONS[decl_id].cards]

@@ -23,7 +23,7 @@ from typing import Any
 from . import declarations as decl
 from .auction import CALL_NAMES
 from .cards import CARD_NAMES
-from .contracts import CONTRACT_NAMES
+from .contracts import CONTRACT_NAMES, DEFAULT_RULES, Rules
 from .game import (
     AUCTION,
     BELOTE_BASE,
@@ -76,11 +76,18 @@ def seen_action(action: int, actor: int, viewer: Viewer, deal_over: bool = False
 # -- views --------------------------------------------------------------------------------------
 
 
-def result_json(r: DealResult) -> dict[str, Any]:
+def result_json(r: DealResult, rules: Rules = DEFAULT_RULES) -> dict[str, Any]:
     """docs/record-format.md's deal result, plus every announced declaration by its cards, by seat: once
-    the deal is over the details are public (R7.5)."""
+    the deal is over the details are public (R7.5); ``declared_detail`` gives each one's kind, value
+    and whether it counted (R7.6, `belot.declarations.counted`)."""
     out = r.to_json()
-    out["declared"] = [[decl.card_list(i) for i in ids] for ids in r.declared] if r.declared else [[], [], [], []]
+    declared = r.declared or ((), (), (), ())
+    out["declared"] = [[decl.card_list(i) for i in ids] for ids in declared]
+    out["declared_detail"] = [
+        [{"kind": decl.DECLARATIONS[i].kind, "value": decl.DECLARATIONS[i].value, "cards": decl.card_list(i), "counted": ok}
+         for i, ok in zip(ids, verdicts)]
+        for ids, verdicts in zip(declared, decl.counted(declared, rules))
+    ]
     return out
 
 
@@ -138,7 +145,7 @@ def public_view(view: SeatView, history: bool = True) -> dict[str, Any]:
         "announced": [list(kinds) for kinds in view.announced],
         "belotes": [{"seat": s, "card": CARD_NAMES[c]} for s, c in view.belotes],
         "pot": view.pot,
-        "result": result_json(view.result) if view.result is not None else None,
+        "result": result_json(view.result, Rules.from_options(view.options)) if view.result is not None else None,
         "score": list(view.score),
         "target": view.target,
         "winner": view.winner,

@@ -103,7 +103,10 @@ def rounding_to_json(r: DealResult) -> dict[str, Any] | None:
 def with_rounding(view: dict[str, Any], result: DealResult | None) -> dict[str, Any]:
     """A projection of `belot.visibility` whose deal result carries its R10 rounding step."""
     if result is not None and view.get("result") is not None:
-        view["result"] = result_to_json(result)
+        # Added to the projection's own result, which judged the declarations under the table's rules.
+        rounding = rounding_to_json(result)
+        if rounding is not None:
+            view["result"]["rounding"] = rounding
     return view
 
 

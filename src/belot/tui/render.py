@@ -230,17 +230,11 @@ def _pair(seating: Seating, values: Sequence[int]) -> tuple[int, int]:
 
 def _declaration_rows(words: Words, seating: Seating, r: DealResult) -> list[Text]:
     """Each declaration announced, with its details, and whether it counted (R7.6)."""
-    by_team: tuple[list[int], list[int]] = ([], [])
-    for seat, ids in enumerate(r.declared):
-        by_team[seat & 1].extend(ids)
-    # R7.6: sequences and carrés are judged separately; contest() is the rule, asked per kind.
-    seq_points = decl.contest(tuple([i for i in ids if not decl.DECLARATIONS[i].is_carre] for ids in by_team))  # type: ignore[arg-type]
-    carre_points = decl.contest(tuple([i for i in ids if decl.DECLARATIONS[i].is_carre] for ids in by_team))  # type: ignore[arg-type]
+    verdicts = decl.counted(r.declared)  # R7.6: one rule, shared with the web's summary
     rows = []
     for seat, ids in enumerate(r.declared):
-        for i in ids:
+        for i, counted in zip(ids, verdicts[seat]):
             d = decl.DECLARATIONS[i]
-            counted = (carre_points if d.is_carre else seq_points)[seat & 1] > 0
             line = Text(f"  {seating.name(words, seat)}: ")
             line.append(words.kind(d.kind), style="bold")
             line.append(" ")

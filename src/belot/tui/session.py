@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 import random
+import shlex
 import signal
 import threading
 import time
@@ -40,7 +41,7 @@ from .render import (
     render_table,
     trick_text,
 )
-from .text import Words, parse_card_text
+from .text import RANK_LABELS, Words, parse_card_text
 
 FAST_BOTS = ("pimc", "heuristic", "random")  # strongest first; each answers within a second
 
@@ -156,6 +157,10 @@ class Game:
         seed = int.from_bytes(hashlib.sha256(where.encode()).digest()[:8], "big")
         return make_bot(self.seating.players[seat], seed=seed)
 
+    def resume_command(self) -> str:
+        """The command that continues this game, in this game's language (``--lang``)."""
+        return f"belot play --resume {shlex.quote(self.path)} --lang {self.words.lang}"
+
     # -- the match -----------------------------------------------------------------------------
 
     def run(self) -> int:
@@ -165,12 +170,12 @@ class Game:
         except KeyboardInterrupt:
             self.console.print()
             self.say("tui.interrupted", style="bold yellow")
-            self.say("tui.resume_hint", path=self.path)
+            self.say("tui.resume_hint", command=self.resume_command())
             return 130
         except (Quit, EOFError):
             self.console.print()
             self.say("tui.saved_at", path=self.path)
-            self.say("tui.resume_hint", path=self.path)
+            self.say("tui.resume_hint", command=self.resume_command())
             return 0
         except RuleError as e:  # a bot broke a rule: say so, the record up to here is saved
             self.console.print(Text(f"belot play: {e}", style="bold red"), soft_wrap=True)
@@ -330,12 +335,14 @@ class Game:
                 continue
             card = parse_card_text(text)
             if card is None:
+                card = self.words.parse_card_words(text)  # "sinek 8", "kupa papaz", "hearts 8"
+            if card is None:
                 self.say("tui.err.unknown_card", style="red", text=text)
             elif card not in view.hand:
-                self.say("tui.err.not_in_hand", style="red", card=CARD_NAMES[card])
+                self.say("tui.err.not_in_hand", style="red", card=card_text(card).plain)
             elif card not in legal:
-                self.say("tui.err.card_not_legal", style="red", card=CARD_NAMES[card],
-                         legal=" ".join(CARD_NAMES[c] for c in legal))
+                self.say("tui.err.card_not_legal", style="red", card=card_text(card).plain,
+                         legal=" ".join(card_text(c).plain for c in legal))
             else:
                 return card
 
@@ -358,7 +365,7 @@ class Game:
             if self.handle_command(text, view):
                 continue
             if not text:
-                return best if not chosen else chosen
+                return chosen or best
             if text == "0":
                 return chosen
             if text.isdigit() and 1 <= int(text) <= len(options):
@@ -367,8 +374,13 @@ class Game:
             self.say("tui.err.number", style="red", n=len(options))
 
     def _declaration_name(self, i: int) -> str:
+        """"Terts (20) 7♣–9♣", "Kare (100) J": the kind, its points and its cards as shown on screen."""
         d = decl.DECLARATIONS[i]
-        return self.words.kind(d.kind) + " " + "-".join(CARD_NAMES[c] for c in (d.cards[0], d.cards[-1]))
+        if d.is_carre:
+            cards = RANK_LABELS[d.rank]
+        else:
+            cards = "–".join(card_text(c).plain for c in (d.cards[0], d.cards[-1]))
+        return f"{self.words.kind(d.kind)} ({d.value}) {cards}"
 
     def _declaration_text(self, k: int, i: int) -> Text:
         d = decl.DECLARATIONS[i]

@@ -19,6 +19,10 @@ SUIT_SYMBOLS = "♣♦♥♠"
 RANK_LABELS = ("7", "8", "9", "10", "J", "Q", "K", "A")
 COMMANDS = ("last", "help", "quit")
 OUTCOMES = ("made", "hanging", "inside", "redeal")
+# Other names players use for a rank (docs/rules.md, words): Turkish "bacak" for the jack, the
+# letters T and D (ten, queen: "D" as Turkish players write it), English words.
+RANK_ALIASES = {"t": 3, "bacak": 4, "d": 5, "seven": 0, "eight": 1, "nine": 2, "ten": 3, "jack": 4,
+                "queen": 5, "king": 6, "ace": 7}
 
 
 def fold(text: str) -> str:
@@ -86,6 +90,39 @@ class Words:
             for call, name in enumerate(CALL_NAMES):
                 if f == fold(t(f"call.{name}", lang)):
                     return call
+        return None
+
+    def parse_card_words(self, text: str) -> int | None:
+        """A card named by a suit and a rank in words, either order: ``sinek 8``, ``kupa papaz``,
+        ``8 sinek``, ``пика дама``, ``hearts 8``, ``jack of hearts``; None when it names no card."""
+        words = [w for w in text.split() if fold(w) not in {"of", "de"}]
+        if len(words) != 2:
+            return None
+        for first, second in (words, words[::-1]):
+            suit, rank = self._suit_word(first), self._rank_word(second)
+            if suit is not None and rank is not None:
+                return suit * 8 + rank
+        return None
+
+    def _suit_word(self, word: str) -> int | None:
+        f = fold(word)
+        for lang in (self.lang, *LANGUAGES):
+            for i, s in enumerate(SUITS):
+                if f == fold(t(f"suit.{s}", lang)) or f in (s.lower(), SUIT_SYMBOLS[i]):
+                    return i
+        return None
+
+    def _rank_word(self, word: str) -> int | None:
+        f = fold(word)
+        if f in RANK_ALIASES:
+            return RANK_ALIASES[f]
+        for i, label in enumerate(RANK_LABELS):
+            if f == label.lower():
+                return i
+        for lang in (self.lang, *LANGUAGES):
+            for i, r in enumerate(RANKS):
+                if f == fold(t(f"rank.{r}", lang)):
+                    return i
         return None
 
     def yes_no(self, text: str, default: bool) -> bool | None:

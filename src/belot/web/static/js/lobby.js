@@ -1,8 +1,8 @@
 // The lobby: your name, a new table (a bot level or a person for each other seat, the target),
 // open tables to join with a shareable link each, and finished games to replay.
 
-import { api, saveToken } from "./net.js";
-import { t, esc } from "./i18n.js";
+import { api, saveToken, savedTokens, forgetToken } from "./net.js";
+import { t, esc, language } from "./i18n.js";
 import { navigate, toast } from "./ui.js";
 import { botName, seatName } from "./names.js";
 
@@ -16,6 +16,7 @@ export function showLobby(main) {
   let bots = { bots: ["bot:random"], default: "bot:random" };
   let open = [];
   let finished = [];
+  let mine = []; // running tables this browser holds a seat at (its tokens in localStorage)
   let choice = null; // the seat settings, kept across re-renders
   let touched = false; // the user changed them: keep them when the bot list arrives
   let target = 151;
@@ -29,6 +30,7 @@ export function showLobby(main) {
       if (!touched) choice = [null, b.default, b.default, b.default];
       open = o.tables || [];
       finished = (all.tables || []).filter((x) => x.status === "finished");
+      mine = await myTables();
     } catch (e) {
       toast(t("web.error", { message: e.message }));
     }
@@ -45,26 +47,70 @@ export function showLobby(main) {
     return location.origin + ((table.links && table.links.table) || `/t/${table.id}`);
   }
 
-  function tableItem(table, replay) {
+  /** The running tables whose seat tokens this browser keeps; tables gone from the server are forgotten. */
+  async function myTables() {
+    const held = savedTokens();
+    const found = await Promise.all(held.map(async ({ tableId, token }) => {
+      try {
+        const state = await api(`/api/tables/${tableId}/state?token=${encodeURIComponent(token)}`);
+        return state.table && state.table.status !== "finished" ? { table: state.table, seat: state.you && state.you.seat } : null;
+      } catch (e) {
+        if (e.code === "no_table" || e.code === "bad_token") forgetToken(tableId);
+        return null;
+      }
+    }));
+    return found.filter(Boolean).sort((a, b) => b.table.created - a.table.created);
+  }
+
+  function when(seconds) {
+    try {
+      return new Date(seconds * 1000).toLocaleString(language(), { dateStyle: "medium", timeStyle: "short" });
+    } catch {
+      return new Date(seconds * 1000).toLocaleString();
+    }
+  }
+
+  function myItem({ table, seat }) {
+    const score = `${table.score[0]} – ${table.score[1]} / ${table.target}`;
+    const partner = seat === null || seat === undefined ? "" : seatName(table, (seat + 2) % 4, null);
+    return `<li data-table="${esc(table.id)}"><div class="row"><strong>${esc(table.id)}</strong>
+      <span class="muted">${esc(score)}</span></div>
+      ${partner ? `<div class="muted">${esc(t("web.seat.partner_named", { name: partner }))}</div>` : ""}
+      <div class="row"><a class="primary" data-link href="/t/${esc(table.id)}">${esc(t("web.lobby.continue"))}</a></div></li>`;
+  }
+
+  /** A finished game: when, who played in which team, and who won. */
+  function finishedItem(table) {
+    const names = (team) => [team, team + 2].map((s) => seatName(table, s, null)).join(" & ");
+    const won = table.winner === null || table.winner === undefined ? "" : t("web.lobby.won_by", { names: names(table.winner) });
+    return `<li data-table="${esc(table.id)}"><div class="row"><strong>${esc(names(0))}</strong> <span class="muted">–</span> <strong>${esc(names(1))}</strong></div>
+      <div class="row"><span class="score">${esc(`${table.score[0]} – ${table.score[1]}`)}</span>
+        ${won ? `<span class="winner">${esc(won)}</span>` : ""}</div>
+      <div class="row"><time class="muted" datetime="${esc(new Date(table.created * 1000).toISOString())}">${esc(when(table.created))}</time>
+        <a class="secondary" data-link href="/replay/${esc(table.id)}">${esc(t("web.lobby.replay"))}</a></div></li>`;
+  }
+
+  function tableItem(table) {
     const seats = table.seats.map((s) => {
       const free = s.kind === "human" && !s.taken;
       const label = free ? t("web.lobby.free_seat") : seatName(table, s.seat, null);
       return `<span class="${free ? "free" : ""}">${s.seat + 1}: ${esc(label)}</span>`;
     }).join("");
     const score = `${table.score[0]} – ${table.score[1]} / ${table.target}`;
-    const buttons = replay
-      ? `<a class="secondary" data-link href="/replay/${esc(table.id)}">${esc(t("web.lobby.replay"))}</a>`
-      : `<button class="secondary" data-join="${esc(table.id)}">${esc(t("web.lobby.join"))}</button>
-         <a class="secondary" data-link href="/t/${esc(table.id)}">${esc(t("web.lobby.open"))}</a>
-         <button class="secondary" data-copy="${esc(link(table))}">${esc(t("web.lobby.copy_link"))}</button>`;
     return `<li data-table="${esc(table.id)}"><div class="row"><strong>${esc(table.id)}</strong>
       <span class="muted">${esc(score)}</span></div><div class="seats">${seats}</div>
-      <div class="row">${buttons}</div>${replay ? "" : `<div class="muted">${esc(t("web.lobby.link"))}: <a data-link href="/t/${esc(table.id)}">${esc(link(table))}</a></div>`}</li>`;
+      <div class="row"><button class="secondary" data-join="${esc(table.id)}">${esc(t("web.lobby.join"))}</button>
+         <a class="secondary" data-link href="/t/${esc(table.id)}">${esc(t("web.lobby.open"))}</a>
+         <button class="secondary" data-copy="${esc(link(table))}">${esc(t("web.lobby.copy_link"))}</button></div>
+      <div class="muted">${esc(t("web.lobby.link"))}: <a data-link href="/t/${esc(table.id)}">${esc(link(table))}</a></div></li>`;
   }
 
   function render() {
     if (!choice) choice = [null, bots.default, bots.default, bots.default];
     main.innerHTML = `<div class="lobby">
+      ${mine.length ? `<section class="box" aria-labelledby="mine-h">
+        <h2 id="mine-h">${esc(t("web.lobby.my_tables"))}</h2>
+        <ul class="table-list" id="my-tables">${mine.map(myItem).join("")}</ul></section>` : ""}
       <section class="box" aria-labelledby="new-h">
         <h2 id="new-h">${esc(t("web.lobby.new_table"))}</h2>
         <form id="create">
@@ -84,13 +130,13 @@ export function showLobby(main) {
       </section>
       <section class="box" aria-labelledby="open-h">
         <h2 id="open-h">${esc(t("web.lobby.open_tables"))}</h2>
-        ${open.length ? `<ul class="table-list" id="open-tables">${open.map((x) => tableItem(x, false)).join("")}</ul>`
+        ${open.length ? `<ul class="table-list" id="open-tables">${open.map((x) => tableItem(x)).join("")}</ul>`
                       : `<p class="muted">${esc(t("web.lobby.no_tables"))}</p>`}
         <button class="secondary" id="refresh" style="margin-top:8px">${esc(t("web.lobby.refresh"))}</button>
       </section>
       <section class="box" aria-labelledby="fin-h">
         <h2 id="fin-h">${esc(t("web.lobby.finished"))}</h2>
-        ${finished.length ? `<ul class="table-list" id="finished-tables">${finished.map((x) => tableItem(x, true)).join("")}</ul>`
+        ${finished.length ? `<ul class="table-list" id="finished-tables">${finished.map(finishedItem).join("")}</ul>`
                           : `<p class="muted">${esc(t("web.lobby.no_finished"))}</p>`}
       </section></div>`;
 

@@ -9,14 +9,36 @@ export function botName(bot) {
   return text === "web.bot." + short ? t("web.bot.other", { name: short }) : text;
 }
 
-/** The name shown for a seat of a TABLE (protocol.md), "You" for the viewer's own seat. */
-export function seatName(table, seat, mySeat) {
-  if (seat === mySeat) return t("web.seat.you");
+/** The partner of a seat: the one opposite, in the same team (R1). */
+export const partnerOf = (seat) => (seat + 2) % 4;
+
+/** The name of a seat of a TABLE (protocol.md) as the lobby lists it: the player's name, or the bot and the seat number. */
+export function plainSeatName(table, seat) {
   const s = table && table.seats && table.seats[seat];
   if (!s) return t("web.lobby.seat", { n: seat + 1 });
   if (s.kind === "bot") return t("web.seat.bot", { bot: botName(s.bot), n: seat + 1 });
   if (s.name) return s.name;
   return s.taken ? t("web.lobby.seat", { n: seat + 1 }) : t("web.seat.empty");
+}
+
+/**
+ * The name shown for a seat at the table: "You" for the viewer's own seat, "Partner (name)" for the
+ * seat opposite (a bot partner by its level alone: there is only one), else the seat's own name.
+ */
+export function seatName(table, seat, mySeat) {
+  if (seat === mySeat) return t("web.seat.you");
+  if (mySeat !== null && mySeat !== undefined && seat === partnerOf(mySeat)) {
+    const s = table && table.seats && table.seats[seat];
+    const name = s && s.kind === "bot" ? botName(s.bot) : plainSeatName(table, seat);
+    return t("web.seat.partner_named", { name });
+  }
+  return plainSeatName(table, seat);
+}
+
+/** "Us"/"Them" for a seat seen from `mySeat`; the team's number for a spectator. */
+export function teamWord(seat, mySeat) {
+  if (mySeat === null || mySeat === undefined) return t("web.sheet.team", { n: (seat & 1) + 1 });
+  return (seat & 1) === (mySeat & 1) ? t("web.sheet.we") : t("web.sheet.they");
 }
 
 /** A call or contract as HTML: suit icon + the game's word (Kupa, Kozsuz, Kontra...). */
@@ -27,4 +49,13 @@ export function callHtml(call) {
 
 export function multiplierText(m) {
   return m === 4 ? t("call.rekontra") : m === 2 ? t("call.kontra") : "";
+}
+
+// The points of a declaration of each kind: a carré's depend on its rank, so it is shown alone (R7.2).
+const KIND_POINTS = { tierce: 20, quarte: 50, quint: 100 };
+
+/** A declaration's name with its points, as players say it: "Terts (20)", "Kare". */
+export function declName(kind) {
+  const name = t("term." + kind);
+  return kind in KIND_POINTS ? t("web.declaration", { kind: name, n: KIND_POINTS[kind] }) : name;
 }

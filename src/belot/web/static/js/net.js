@@ -28,6 +28,16 @@ export const savedToken = (tableId) => localStorage.getItem(tokenKey(tableId));
 export const saveToken = (tableId, token) => localStorage.setItem(tokenKey(tableId), token);
 export const forgetToken = (tableId) => localStorage.removeItem(tokenKey(tableId));
 
+/** Every seat this browser holds: [{tableId, token}], from the keys saveToken wrote. */
+export function savedTokens() {
+  const out = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (key && key.startsWith("belot.token.")) out.push({ tableId: key.slice("belot.token.".length), token: localStorage.getItem(key) });
+  }
+  return out;
+}
+
 /**
  * One table's websocket. `onMessage(msg)` gets every server message; `onStatus(up)` tells when
  * the connection is lost (false) and back (true). Reconnects after 0.5 s, 1 s, 2 s ... 5 s.

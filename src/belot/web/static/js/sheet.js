@@ -12,6 +12,12 @@ export function teamTitles(myTeam) {
   return [t("web.sheet.we"), t("web.sheet.they")];
 }
 
+/** "We"/"They" for a seat's team seen from `myTeam`, the team's number for a spectator. */
+function teamOfSeat(seat, myTeam) {
+  if (myTeam === null) return t("web.sheet.team", { n: (seat & 1) + 1 });
+  return (seat & 1) === myTeam ? t("web.sheet.we") : t("web.sheet.they");
+}
+
 export function sheetHtml(history, target, myTeam, winner = null) {
   const order = myTeam === 1 ? [1, 0] : [0, 1];
   const [a, b] = teamTitles(myTeam);
@@ -54,10 +60,13 @@ function roundingRow(result, order) {
   if (!r) return "";
   const label = `<td>${esc(t("web.summary.rounding"))}</td>`;
   if (r.whole !== undefined) {
+    // Scored whole: one sum for both teams, said in words under the numbers; the text wraps
+    // inside the dialog (a phone's dialog is 300 px wide), only "raw → whole" keeps together.
     const raw = result.totals[0] + result.totals[1];
-    return `<tr class="rounding">${label}<td colspan="2">${esc(t("web.summary.rounding_whole", { raw, whole: r.whole }))}</td></tr>`;
+    return `<tr class="rounding whole">${label}<td colspan="2"><span class="nowrap">${raw} → ${r.whole}</span>
+      <span class="why">${esc(t("web.summary.rounding_whole_why"))}</span></td></tr>`;
   }
-  const cell = (k) => `<td>${result.totals[k]} → ${r.teams[k]}</td>`;
+  const cell = (k) => `<td class="nowrap">${result.totals[k]} → ${r.teams[k]}</td>`;
   return `<tr class="rounding">${label}${cell(order[0])}${cell(order[1])}</tr>`;
 }
 
@@ -65,7 +74,7 @@ function roundingRow(result, order) {
  * The breakdown of one finished deal: card points, declarations, belote, valat, raw totals,
  * the game points written (raw ÷ 10, rounded by the rules, times kontra), the outcome and the pot.
  */
-export function summaryHtml(result, dealNo, potIn, myTeam, seatLabel) {
+export function summaryHtml(result, dealNo, potIn, myTeam, seatLabel, teamOf = (seat) => teamOfSeat(seat, myTeam)) {
   const order = myTeam === 1 ? [1, 0] : [0, 1];
   const [a, b] = teamTitles(myTeam);
   const head = `<h2>${esc(t("web.summary.title", { n: dealNo }))}</h2>`;
@@ -77,10 +86,10 @@ export function summaryHtml(result, dealNo, potIn, myTeam, seatLabel) {
     `<tr class="${cls}"><td>${esc(label)}</td><td>${values[order[0]]}</td><td>${values[order[1]]}</td></tr>`;
   // The valat bonus is what the raw total holds beyond cards, declarations and belote (R8, R9.1).
   const valat = [0, 1].map((k) => result.totals[k] - result.card_points[k] - result.declarations[k] - result.belote[k]);
-  let contract = `${callHtml(result.contract)} — ${esc(seatLabel(result.declarer))}`;
+  const side = teamOf(result.declarer); // "" when the label says it already ("You", "Partner")
+  let contract = `${callHtml(result.contract)} — ${esc(seatLabel(result.declarer))}${side ? ` <span class="team-word">(${esc(side)})</span>` : ""}`;
   if (result.multiplier > 1) contract += ` · ${esc(multiplierText(result.multiplier))}`;
-  const declared = (result.declared || []).map((list, seat) => list.length
-    ? `<li>${esc(seatLabel(seat))}: ${list.map((cards) => cards.map(cardShort).join(" ")).join(" · ")}</li>` : "").join("");
+  const declared = declaredHtml(result, seatLabel);
   const outcomeWord = t("term." + result.outcome);
   const collected = potIn > 0 && result.outcome !== "hanging" && result.pot === 0;
   const carried = result.pot > 0;
@@ -99,4 +108,19 @@ export function summaryHtml(result, dealNo, potIn, myTeam, seatLabel) {
     <p class="outcome" data-outcome="${esc(result.outcome)}">${esc(t("web.summary.outcome"))}: ${esc(outcomeWord)}${result.multiplier > 1 ? ` (×${result.multiplier})` : ""}</p>
     ${collected ? `<p>${esc(t("web.summary.pot_collected", { n: potIn }))}</p>` : ""}
     ${carried ? `<p>${esc(t("web.summary.pot_carried", { n: result.pot }))}</p>` : ""}`;
+}
+
+/**
+ * Each announced declaration: who, which (with its points), its cards, and whether it counted
+ * (R7.6: the server says so in `declared_detail`; an older server's `declared` lists cards only).
+ */
+function declaredHtml(result, seatLabel) {
+  const detail = result.declared_detail;
+  if (detail) {
+    return detail.map((list, seat) => list.map((d) => `<li class="${d.counted ? "counted" : "cancelled"}" data-counted="${d.counted}">
+      ${esc(seatLabel(seat))}: <b>${esc(t("web.declaration", { kind: t("term." + d.kind), n: d.value }))}</b> ${d.cards.map(cardShort).join(" ")}
+      — <span class="verdict">${esc(d.counted ? t("web.summary.counted") : t("web.summary.cancelled"))}</span></li>`).join("")).join("");
+  }
+  return (result.declared || []).map((list, seat) => list.length
+    ? `<li>${esc(seatLabel(seat))}: ${list.map((cards) => cards.map(cardShort).join(" ")).join(" · ")}</li>` : "").join("");
 }

@@ -6,10 +6,10 @@
 import { api, savedToken, forgetToken, TableSocket, ApiError } from "./net.js";
 import { t, esc } from "./i18n.js";
 import { cardFace, cardBack, cardWords, cardShort, sortHand } from "./cards.js";
-import { callHtml, multiplierText, seatName } from "./names.js";
+import { callHtml, multiplierText, seatName, plainSeatName, botName, partnerOf, teamWord, declName } from "./names.js";
 import { sheetHtml, summaryHtml } from "./sheet.js";
 import { banner, toast } from "./ui.js";
-import { joinTable } from "./lobby.js";
+import { joinTable, myName } from "./lobby.js";
 
 const POSITIONS = ["bottom", "right", "top", "left"];
 
@@ -26,6 +26,7 @@ export function showTable(main, tableId) {
   let matchEndSeen = false;
   let wasDown = false;
   let alive = true;
+  let joinName = null;     // the name typed to take a seat (kept across re-renders)
   let deadlineAt = null;   // when the turn timer of the seat to move runs out (page clock)
   const ticker = setInterval(() => tick(), 1000);
 
@@ -34,6 +35,15 @@ export function showTable(main, tableId) {
   const pos = (seat) => POSITIONS[(seat - viewer() + 4) % 4];
   const label = (seat) => seatName(msg && msg.table, seat, me());
   const myTeam = () => (me() === null ? null : me() & 1);
+  /** A seat's side for the summary: "Them" for an opponent, nothing for us ("You", "Partner" say it). */
+  const team = (seat) => (me() !== null && (seat & 1) === myTeam() ? "" : teamWord(seat, me()));
+  /** The nameplate's name: the partner's own name (the "partner" chip says the rest), else the label. */
+  const plateName = (seat) => {
+    if (me() === null || seat !== partnerOf(me())) return label(seat);
+    const s = msg.table.seats[seat];
+    return s && s.kind === "bot" ? botName(s.bot) : plainSeatName(msg.table, seat);
+  };
+  const teamClass = (seat) => (me() === null ? `team${seat & 1}` : (seat & 1) === myTeam() ? "us" : "them");
 
   function connect() {
     if (socket) socket.close();
@@ -140,8 +150,12 @@ export function showTable(main, tableId) {
 
   // -- rendering --------------------------------------------------------------------------
 
+  let focusJoin = null; // caret position in the name box when the page is redrawn under the typing
+
   function render() {
     if (!alive) return;
+    const typing = document.activeElement && document.activeElement.id === "join-name" ? document.activeElement : null;
+    focusJoin = typing ? typing.selectionStart ?? typing.value.length : null;
     if (!msg) {
       main.innerHTML = `<p style="padding:16px">${esc(t("web.loading"))}</p>`;
       return;
@@ -170,7 +184,9 @@ export function showTable(main, tableId) {
         <div class="area-centre">${centreHtml()}</div>
         <div class="area-bottom hand-area">${myAreaHtml()}</div>
       </div>
-      <div class="sheet-wrap ${dialog === "sheet" ? "open" : ""}" id="sheet">${sheetHtml(v.history, v.target, myTeam(), v.winner)}</div>
+      <div class="sheet-wrap ${dialog === "sheet" ? "open" : ""}" id="sheet">
+        <button class="sheet-close round-btn" id="sheet-close" aria-label="${esc(t("web.table.hide"))}">✕ ${esc(t("web.table.hide"))}</button>
+        ${sheetHtml(v.history, v.target, myTeam(), v.winner)}</div>
     </div>${dialogHtml()}`;
     bind();
   }
@@ -183,6 +199,7 @@ export function showTable(main, tableId) {
     const doubler = doublerSeat();
     if (doubler && doubler.seat === seat) chips.push(`<span class="chip kontra">${esc(t("call." + doubler.call))}</span>`);
     const st = msg.table.seats[seat];
+    if (me() !== null && seat === partnerOf(me())) chips.push(`<span class="chip partner">${esc(t("web.seat.partner"))}</span>`);
     if (st && st.kind === "human" && st.taken && !st.connected && seat !== me()) chips.push(`<span class="chip offline">${esc(t("web.seat.offline"))}</span>`);
     return chips.join("");
   }
@@ -191,7 +208,7 @@ export function showTable(main, tableId) {
     const v = msg.view;
     const p = pos(seat);
     const turn = v.to_move === seat;
-    const plate = `<div class="nameplate"><span class="name">${esc(label(seat))}</span>${seatChips(seat)}</div>`;
+    const plate = `<div class="nameplate ${teamClass(seat)}"><span class="name" title="${esc(label(seat))}">${esc(plateName(seat))}</span>${seatChips(seat)}</div>`;
     if (p === "bottom") return ""; // my own seat is drawn with my hand
     const n = v.hand_sizes[seat];
     const backs = Array.from({ length: n }, () => `<div class="mini">${cardBack()}</div>`).join("");
@@ -216,7 +233,7 @@ export function showTable(main, tableId) {
       const mine = v.calls.filter((c) => c.seat === seat);
       return mine.length ? callHtml(mine[mine.length - 1].call) : "";
     }
-    const parts = (v.announced[seat] || []).map((k) => esc(t("term." + k)));
+    const parts = (v.announced[seat] || []).map((k) => esc(declName(k)));
     for (const b of v.belotes) if (b.seat === seat) parts.push(esc(t("term.belote")));
     return parts.join(" · ");
   }
@@ -226,7 +243,7 @@ export function showTable(main, tableId) {
     const lines = [`<div>${esc(t("term.deal"))} ${v.deal_index + 1}</div>`];
     if (v.contract) {
       let c = `<div class="big" id="contract">${callHtml(v.contract)}</div>`;
-      c += `<div>${esc(t("web.table.bid_by", { name: label(v.declarer) }))}</div>`;
+      c += `<div id="bid-by">${esc(bidBy(v.declarer))}</div>`;
       if (v.multiplier > 1) c += `<div><span class="chip kontra">${esc(multiplierText(v.multiplier))} ×${v.multiplier}</span></div>`;
       lines.push(c);
     } else {
@@ -234,19 +251,45 @@ export function showTable(main, tableId) {
     }
     if (v.pot) lines.push(`<div>${esc(t("web.table.pot_in", { n: v.pot }))}</div>`);
     const order = myTeam() === 1 ? [1, 0] : [0, 1];
-    lines.push(`<div class="big" id="score-line">${v.score[order[0]]} – ${v.score[order[1]]} <small>/ ${v.target}</small></div>`);
+    const [a, b] = order.map((k) => (me() === null ? t("web.sheet.team", { n: k + 1 }) : k === myTeam() ? t("web.sheet.we") : t("web.sheet.they")));
+    const score = me() === null  // a spectator: "Team 1: 0 · Team 2: 32", no "Team 1 0"
+      ? `<span class="us">${esc(a)}: ${v.score[0]}</span> · <span class="them">${esc(b)}: ${v.score[1]}</span>`
+      : `<span class="us">${esc(a)} ${v.score[order[0]]}</span> – <span class="them">${v.score[order[1]]} ${esc(b)}</span>`;
+    lines.push(`<div class="big" id="score-line">${score} <small>/ ${v.target}</small></div>`);
+    if (v.phase === "play" || v.tricks.length) {
+      // Tricks taken so far by each team, as players count them on the table.
+      const won = [0, 0];
+      for (const tr of v.tricks) won[tr.winner & 1] += 1;
+      const n = Math.min(8, v.tricks.length + (v.trick.length ? 1 : 0)) || 1;
+      lines.push(`<div id="trick-count">${esc(t("web.table.trick_no", { n }))} · ${esc(t("web.table.tricks_won", { a, b, us: won[order[0]], them: won[order[1]] }))}</div>`);
+    }
     return `<div class="info-panel">${lines.join("")}</div>`;
+  }
+
+  /** "bid by NAME", or "your bid": your own seat's name does not fit every language's sentence. */
+  function bidBy(seat) {
+    return seat === me() ? t("web.table.bid_by_you") : t("web.table.bid_by", { name: label(seat) });
+  }
+
+  function wonBy(seat) {
+    return seat === me() ? t("web.table.won_by_you") : t("web.table.won_by", { name: label(seat) });
   }
 
   function trickCards(cards, winner) {
     return cards.map(({ seat, card }) => `<div class="tcard pos-${pos(seat)} ${winner === seat ? "winning" : ""}" data-card="${card}" data-seat="${seat}">
-      ${cardFace(card, cardWords(card, t))}<div class="who">${esc(label(seat))}</div></div>`).join("");
+      ${cardFace(card, cardWords(card, t))}<div class="who">${esc(shortLabel(seat))}</div></div>`).join("");
+  }
+
+  /** The trick's short labels: "You", "Partner", or the seat's name. */
+  function shortLabel(seat) {
+    if (me() !== null && seat === partnerOf(me())) return t("web.seat.partner");
+    return label(seat);
   }
 
   function centreHtml() {
     const v = msg.view;
     if (v.phase === "auction") {
-      const log = v.calls.map((c) => `<span>${esc(label(c.seat))}: ${callHtml(c.call)}</span>`).join("");
+      const log = v.calls.map((c) => `<span>${esc(shortLabel(c.seat))}: ${callHtml(c.call)}</span>`).join("");
       return `<div class="trick"></div><div class="centre-note">${esc(t("term.auction"))}</div>
         <div class="auction-log" aria-label="${esc(t("term.auction"))}">${log}</div>`;
     }
@@ -254,7 +297,7 @@ export function showTable(main, tableId) {
     const last = v.tricks[v.tricks.length - 1];
     if (last) {
       return `<div class="trick closed" id="trick">${trickCards(last.cards, last.winner)}</div>
-        <div class="centre-note">${esc(t("web.table.won_by", { name: label(last.winner) }))}</div>`;
+        <div class="centre-note">${esc(wonBy(last.winner))}</div>`;
     }
     return `<div class="trick" id="trick"></div>`;
   }
@@ -266,7 +309,7 @@ export function showTable(main, tableId) {
       // A spectator sees seat 0 at the bottom like the others: its name, calls and card backs.
       const n = v.hand_sizes[0];
       return `<div class="seat pos-bottom ${v.to_move === 0 ? "turn" : ""}" data-seat="0">
-          <div class="nameplate"><span class="name">${esc(label(0))}</span>${seatChips(0)}</div>
+          <div class="nameplate team0"><span class="name">${esc(label(0))}</span>${seatChips(0)}</div>
           <div class="bubble">${bubbleHtml(0)}</div>
           <div class="backs">${Array.from({ length: n }, () => `<div class="mini">${cardBack()}</div>`).join("")}</div></div>
         <div class="prompt" id="watching">${esc(t("web.table.watching"))}</div>${seatListHtml(msg.table)}`;
@@ -281,7 +324,7 @@ export function showTable(main, tableId) {
         aria-label="${esc(cardWords(card, t))}" ${ok ? "" : 'aria-disabled="true" tabindex="-1"'}><span class="key">${i + 1}</span>${cardFace(card, cardWords(card, t))}</button>`;
     }).join("");
     return `<div class="seat pos-bottom ${myTurn ? "turn" : ""}" data-seat="${mine}">
-        <div class="nameplate"><span class="name">${esc(msg.you.name || t("web.seat.you"))}</span>${seatChips(mine)}</div>
+        <div class="nameplate us"><span class="name">${esc(msg.you.name || t("web.seat.you"))}</span>${seatChips(mine)}</div>
         <div class="bubble">${bubbleHtml(mine)}</div></div>
       <div class="actions" id="actions">${actionsHtml()}${myTurn ? deadlineHtml() : ""}</div>
       <div class="hand" id="hand" role="group" aria-label="${esc(t("web.seat.you"))}">${cards}</div>
@@ -311,12 +354,12 @@ export function showTable(main, tableId) {
     let out = "";
     if (declares.length) {
       out += `<div class="prompt">${esc(t("web.table.declare_prompt"))}</div>` + declares.map((a, i) => {
-        return `<button class="call declare" data-declare="${esc(a.declare.join(" "))}">${esc(t("web.table.declare", { kind: t("term." + a.kind) }))} ${a.declare.map(cardShort).join(" ")}</button>`;
+        return `<button class="call declare" data-declare="${esc(a.declare.join(" "))}">${esc(t("web.table.declare", { kind: declName(a.kind) }))} ${a.declare.map(cardShort).join(" ")}</button>`;
       }).join("");
     }
     const own = v.own_declarations || [];
     if (own.length) {
-      out += `<div class="prompt">${esc(t("web.table.announced"))}: ${own.map((d) => `${esc(t("term." + d.kind))} ${d.declare.map(cardShort).join(" ")}`).join(" · ")}</div>`;
+      out += `<div class="prompt">${esc(t("web.table.announced"))}: ${own.map((d) => `${esc(declName(d.kind))} ${d.declare.map(cardShort).join(" ")}`).join(" · ")}</div>`;
     }
     if (!out) {
       const turn = v.to_move;
@@ -357,7 +400,7 @@ export function showTable(main, tableId) {
     if (v.winner !== null && v.winner !== undefined && !matchEndSeen) return matchEndHtml();
     if (summary) {
       return `<div class="overlay" id="summary-dialog"><div class="dialog" role="dialog" aria-modal="true" aria-labelledby="summary-h">
-        ${summaryHtml(summary.result, summary.dealNo, summary.potIn, myTeam(), label).replace("<h2>", '<h2 id="summary-h">')}
+        ${summaryHtml(summary.result, summary.dealNo, summary.potIn, myTeam(), label, team).replace("<h2>", '<h2 id="summary-h">')}
         <div class="buttons"><button class="primary" id="summary-ok">${esc(t("web.summary.ok"))}</button></div></div></div>`;
     }
     if (dialog === "last") {
@@ -365,7 +408,7 @@ export function showTable(main, tableId) {
       const last = tricks[tricks.length - 1];
       const body = last
         ? `<div class="trick-row">${last.cards.map(({ seat, card }) => `<figure data-card="${card}">${cardFace(card, cardWords(card, t))}<figcaption>${esc(label(seat))}</figcaption></figure>`).join("")}</div>
-           <p>${esc(t("web.table.won_by", { name: label(last.winner) }))}</p>`
+           <p>${esc(wonBy(last.winner))}</p>`
         : `<p>${esc(t("web.table.no_last_trick"))}</p>`;
       return `<div class="overlay" id="last-dialog"><div class="dialog" role="dialog" aria-modal="true" aria-labelledby="last-h">
         <h2 id="last-h">${esc(t("web.table.last_trick"))}</h2>${body}
@@ -381,26 +424,55 @@ export function showTable(main, tableId) {
       ? t("web.match.team_won", { team: t("web.sheet.team", { n: v.winner + 1 }) })
       : v.winner === team ? t("web.match.we_won") : t("web.match.they_won");
     const order = team === 1 ? [1, 0] : [0, 1];
-    const lastResult = v.result ? `<details><summary>${esc(t("web.summary.title", { n: v.deal_index + 1 }))}</summary>${summaryHtml(v.result, v.deal_index + 1, v.pot, team, label)}</details>` : "";
+    const lastResult = v.result ? `<details><summary>${esc(t("web.summary.title", { n: v.deal_index + 1 }))}</summary>${summaryHtml(v.result, v.deal_index + 1, v.pot, team, label, (seat) => (me() !== null && (seat & 1) === myTeam() ? "" : teamWord(seat, me())))}</details>` : "";
     return `<div class="overlay" id="match-end"><div class="dialog match-end" role="dialog" aria-modal="true" aria-labelledby="end-h">
       <h2 id="end-h">${esc(t("web.match.over"))}</h2><p class="outcome" style="text-align:center">${esc(headline)}</p>
-      <p class="final">${esc(t("web.match.final", { a: v.score[order[0]], b: v.score[order[1]] }))}</p>
+      <p class="final">${esc(t("web.match.final", finalScore(v, team, order)))}</p>
       ${sheetHtml(v.history, v.target, team, v.winner)}${lastResult}
       <div class="buttons"><a class="secondary" data-link href="/replay/${esc(tableId)}">${esc(t("web.match.replay"))}</a>
         <a class="secondary" data-link href="/">${esc(t("web.table.back_to_lobby"))}</a>
         <button class="primary" data-close-end>${esc(t("web.summary.ok"))}</button></div></div></div>`;
   }
 
+  /** The final score with whose it is: "Us 0 – 18 Them" (a spectator: the bare numbers, team 1 first). */
+  function finalScore(v, team, order) {
+    if (team === null) return { a: v.score[0], b: v.score[1] };
+    return { a: `${t("web.sheet.we")} ${v.score[order[0]]}`, b: `${v.score[order[1]]} ${t("web.sheet.they")}` };
+  }
+
   function seatListHtml(table) {
     if (token || !table) return "";
     const free = table.seats.filter((s) => s.kind === "human" && !s.taken);
     if (!free.length || table.status === "finished") return "";
-    return `<div class="seat-chooser"><p>${esc(t("web.table.choose_seat"))}</p>${free.map((s) =>
-      `<button class="call" data-sit="${s.seat}">${esc(t("web.lobby.sit"))}: ${esc(t("web.lobby.seat", { n: s.seat + 1 }))}</button>`).join(" ")}</div>`;
+    // Someone who came by the link is asked for a name, so the table does not call them "Seat 3".
+    const name = joinName ?? myName();
+    return `<div class="seat-chooser"><p>${esc(t("web.table.choose_seat"))}</p>
+      <label for="join-name">${esc(t("web.lobby.your_name"))}</label>
+      <input id="join-name" maxlength="40" autocomplete="nickname" placeholder="${esc(t("web.lobby.name_placeholder"))}" value="${esc(name)}">
+      <div class="sit-buttons">${free.map((s) =>
+      `<button class="call" data-sit="${s.seat}">${esc(t("web.lobby.sit"))}: ${esc(t("web.lobby.seat", { n: s.seat + 1 }))}</button>`).join(" ")}</div>
+      <p class="name-needed hidden" id="name-needed" role="alert">${esc(t("web.table.name_needed"))}</p></div>`;
   }
 
   function bindSeatList() {
-    main.querySelectorAll("[data-sit]").forEach((b) => b.addEventListener("click", () => joinTable(tableId, +b.dataset.sit)));
+    const input = main.querySelector("#join-name");
+    if (input) {
+      input.addEventListener("input", () => { joinName = input.value; });
+      if (focusJoin !== null) {
+        input.focus();
+        input.setSelectionRange(focusJoin, focusJoin);
+      }
+    }
+    main.querySelectorAll("[data-sit]").forEach((b) => b.addEventListener("click", () => {
+      const name = (input ? input.value : myName()).trim();
+      if (!name) {
+        main.querySelector("#name-needed").classList.remove("hidden");
+        if (input) input.focus();
+        return;
+      }
+      localStorage.setItem("belot.name", name);
+      joinTable(tableId, +b.dataset.sit);
+    }));
   }
 
   function bind() {
@@ -420,6 +492,8 @@ export function showTable(main, tableId) {
     if (last) last.addEventListener("click", () => { dialog = dialog === "last" ? null : "last"; render(); });
     const sheet = main.querySelector("#btn-sheet");
     if (sheet) sheet.addEventListener("click", () => { dialog = dialog === "sheet" ? null : "sheet"; render(); });
+    const closeSheet = main.querySelector("#sheet-close");
+    if (closeSheet) closeSheet.addEventListener("click", () => { dialog = null; render(); main.querySelector("#btn-sheet").focus(); });
     main.querySelectorAll("[data-close]").forEach((b) => b.addEventListener("click", () => { dialog = null; render(); }));
     const ok = main.querySelector("#summary-ok");
     if (ok) {
