@@ -107,7 +107,7 @@ def encode(view: SeatView) -> np.ndarray:
             passes += 1
         else:
             passes = 0
-            if call == KONTRA or call == SURKONTRA:  # surkontra: the kontra slot's rows (OPT-SURCONTRA)
+            if call in (KONTRA, SURKONTRA):  # surkontra: the kontra slot's rows (OPT-SURCONTRA)
                 x[o["kontras"] + 4 * contract + r] = 1.0
             elif call == REKONTRA:
                 x[o["rekontras"] + 4 * contract + r] = 1.0
