@@ -17,7 +17,7 @@ from belot.bots import make_bot
 from belot.bots.random_bot import announce_first
 from belot.bots.sampling import Knowledge, sample
 from belot.cards import FULL_DECK, cards_of, mask_of, parse_card
-from belot.contracts import S, SUPPORTED_OPTIONS, Rules
+from belot.contracts import SUPPORTED_OPTIONS, Rules, S
 from belot.game import CALL_BASE, DECLARE_BASE, Deal, Match
 
 SPLIT = Rules.from_options(["OPT-EIGHT-SPLIT"])
