@@ -7,11 +7,11 @@ import random
 import pytest
 from test_sampling import random_positions, replay_world
 
+from belot.auction import BID_BASE, KONTRA, PASS
 from belot.bots import make_bot
 from belot.bots.pimc import PimcBot, _future_belote
 from belot.bots.random_bot import announce_first, with_belote
 from belot.bots.sampling import Knowledge, World, sample
-from belot.auction import BID_BASE, KONTRA, PASS
 from belot.contracts import AT, Rules
 from belot.game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, Deal, deal_hands
 from belot.solver import DEAL_POINTS, Position
