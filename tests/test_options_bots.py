@@ -179,3 +179,34 @@ def test_openspiel_options_parameter() -> None:
     assert g.new_initial_state().clone()._rules == g.rules
     with pytest.raises(UnsupportedOption):
         bos.BelotGame({"options": "OPT-LATE-DECLARE"})
+
+
+def test_pimc_is_legal_under_option_sets() -> None:
+    """pimc (test-sized budgets) bids, declares and plays legally under option sets that change
+    the auction (x8), declarations and scoring; it is handed positions of random play."""
+    from belot.bots.pimc import PimcBot
+    from belot.game import deal_hands
+
+    rng = random.Random(12)
+    bot = PimcBot(3, play_nodes=20_000, min_worlds=2, max_worlds=3, bid_nodes=100_000, bid_worlds=2,
+                  min_bid_worlds=2)
+    sets = (["OPT-SURCONTRA", "OPT-EIGHT-SPLIT", "OPT-NONZERO"],
+            ["OPT-CARRE-FIRST", "OPT-SINGLE-CONTEST", "OPT-VALAT-NO-DOUBLE"],
+            ["OPT-LENGTH-FIRST", "OPT-CARRE-RANK", "OPT-SURCONTRA"])
+    acted = 0
+    for k in range(18):
+        rules = Rules.from_options(sets[k % 3])
+        dealer = rng.randrange(4)
+        d = Deal(dealer, deal_hands(rng, dealer), rules)
+        for _ in range(rng.randrange(0, 30)):
+            if d.is_over:
+                break
+            d.apply(rng.choice(d.legal_actions()))
+        if d.is_over:
+            continue
+        view = d.view(d.to_move)
+        a = bot.act(view)
+        assert a in view.legal_actions
+        d.apply(a)
+        acted += 1
+    assert acted >= 10
