@@ -5,7 +5,8 @@ not seen, how many of them each seat holds, what each other seat cannot hold bec
 played (a card it played would have been illegal had it held them: shown voids, failures to
 trump, overtrump or beat, R5.2-R5.5), which cards it must hold (the other card of an announced
 belote, R7.7), and which concrete declarations fit a kind a seat announced (R7.4, R7.5: only the
-kind is said).  It asks the rules themselves (`belot.play.legal_cards`, `belot.play.beats`) rather
+kind is said; under the rule options of R7.2 and R7.4, `candidates`, `declaration_fits` and
+`announceable` take the `Rules`).  It asks the rules themselves (`belot.play.legal_cards`, `belot.play.beats`) rather
 than restating them, and it reads nothing a view does not show, so the facts are the same for
 every deal the seat cannot tell apart.  Sampling worlds from the facts is the callers' business
 (`belot.bots.sampling`, the OpenSpiel game's resampler); `feasible` says whether any deal of the

@@ -6,7 +6,9 @@ because of how it played (shown voids, R5.2/R5.3 failures to trump or overtrump,
 beat), the partners of announced belotes (R7.7) and the declaration kinds each seat announced
 (R7.5).  `sample` deals the unseen cards to the other seats (and, during the auction,
 the three cards still to come to every seat) so that every fact holds, choosing concrete
-declarations for the announced kinds.  The auction and the other team's card play are softer
+declarations for the announced kinds (under the options of the view: with `OPT-EIGHT-SPLIT` or
+`OPT-CARRE-FIRST` a world is kept only if each seat could have announced its kinds from its cards,
+`inference.announceable`).  The auction and the other team's card play are softer
 inferences: in play, worlds in which a sensible player could have made each seat's calls (the
 model below) and would have played each card the other team played (the `heuristic` bot's card
 play, `_plays_plausible`) are preferred by rejection, never forced.
