@@ -27,16 +27,18 @@ from belot.bots.sampling import (
     sample_auction,
 )
 from belot.cards import FULL_DECK, cards_of, mask_of
+from belot.contracts import Rules
 from belot.game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, Deal, SeatView, deal_hands
 
 
-def random_positions(n: int, seed: int, bot: str = "random") -> list[tuple[Deal, int]]:
-    """(deal, seat) pairs at random points of deals played by ``bot`` (declarations and belotes announced)."""
+def random_positions(n: int, seed: int, bot: str = "random", rules: Rules | None = None) -> list[tuple[Deal, int]]:
+    """(deal, seat) pairs at random points of deals played by ``bot`` (declarations and belotes
+    announced), under ``rules`` (default: the defaults)."""
     rng = random.Random(seed)
     out = []
     while len(out) < n:
         dealer = rng.randrange(4)
-        d = Deal(dealer, deal_hands(rng, dealer))
+        d = Deal(dealer, deal_hands(rng, dealer), rules)
         bots = [make_bot(bot, rng.randrange(1 << 30)) for _ in range(4)]
         stop = rng.randrange(0, 40)
         steps = 0

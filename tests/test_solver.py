@@ -171,3 +171,40 @@ def test_node_limit_aborts_and_leaves_the_solver_usable() -> None:
     full = solver.card_diffs(pos, DEAL_POINTS)
     assert not solver.aborted and len(full) == 8
     assert Solver(table_bits=16).card_diffs(pos, DEAL_POINTS) == full
+
+
+OPTION_SETS = (
+    ("OPT-SURCONTRA", "OPT-VALAT-NO-DOUBLE", "OPT-NONZERO"),
+    ("OPT-EIGHT-SPLIT", "OPT-CARRE-FIRST", "OPT-SINGLE-CONTEST"),
+    ("OPT-LENGTH-FIRST", "OPT-CARRE-RANK", "OPT-NO-SHUFFLE", "OPT-CAPOT-EN"),
+)
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=["+".join(o) for o in OPTION_SETS])
+def test_solver_equals_minimax_under_options(options: tuple[str, ...]) -> None:
+    """docs/rules.md section 6: no option changes the solver's objective (card points, belote,
+    valat): late positions of deals played under the options, every contract kind, doubled up to
+    surkontra where the options allow, declarations announced as the options make them."""
+    from belot.auction import KONTRA, REKONTRA
+    from belot.bots.random_bot import announce_first
+    from belot.contracts import SURCONTRA, Rules
+
+    rules = Rules.from_options(list(options))
+    rng = random.Random(7)
+    solver = Solver(table_bits=16)
+    for k in range(36):
+        contract = k % 6
+        dealer = rng.randrange(4)
+        d = Deal(dealer, deal_hands(rng, dealer), rules)
+        calls = [BID_BASE + contract, KONTRA, REKONTRA][: k % 3 + 1]
+        if rules.has(SURCONTRA) and k % 3 == 2:
+            calls.append(KONTRA)  # surkontra, x8
+        for call in [*calls, PASS, PASS, PASS]:
+            d.apply(CALL_BASE + call)
+        while len(d.trick_winners) < 5 or len(d.trick) < k % 4:
+            a = announce_first(d.view(d.to_move))
+            d.apply(a if a is not None else rng.choice([a for a in d.legal_actions() if a < 64]))
+        assert d.rules == rules and d.auction.multiplier == (1, 2, 4, 8)[len(calls) - 1]
+        obj = CARD_POINTS if k % 2 == 0 else DEAL_POINTS
+        pos = Position.from_deal(d)
+        assert solver.diff(pos, obj) == _minimax(d, obj)

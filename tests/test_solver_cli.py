@@ -117,3 +117,28 @@ def test_bad_files_exit_2(tmp_path, capsys) -> None:  # type: ignore[no-untyped-
 def test_console_script_runs() -> None:
     r = subprocess.run([sys.executable, "-m", "belot", "solve", "/nonexistent.json"], capture_output=True, text=True)
     assert r.returncode == 2 and r.stderr.startswith("belot solve: cannot read")
+
+
+def test_solve_replays_a_record_under_its_options(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """docs/rules.md section 6: `belot solve` replays the record under the options it lists (here a
+    deal with a surkontra, legal only under OPT-SURCONTRA); the values are the solver's, whose
+    objective no option changes, and without the options the record is refused (exit 2)."""
+    from belot.commands.solve import _position
+    from belot.contracts import Rules
+    from belot.solver import Position, Solver
+
+    rules = Rules.from_options(["OPT-SURCONTRA", "OPT-EIGHT-SPLIT", "OPT-NONZERO"])
+    doc = json.loads(dumps(random_match(1, rules)))
+    assert doc["options"] == list(rules.options) and "surkontra" in doc["deals"][0]["auction"]
+    path = tmp_path / "options.json"
+    path.write_text(json.dumps(doc))
+    assert main(["solve", str(path), "--deal", "0", "--at", "21", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    d, _, _ = _position(doc, 0, 21)
+    assert d.rules == rules and d.auction.multiplier == 8
+    values = Solver().card_values(Position.from_deal(d))
+    assert out["values"] == {CARD_NAMES[c]: v for c, v in sorted(values.items(), key=lambda cv: (-cv[1], cv[0]))}
+    plain = dict(doc, options=[])
+    path.write_text(json.dumps(plain))
+    assert main(["solve", str(path), "--deal", "0", "--at", "21", "--json"]) == 2
+    assert "surkontra" in capsys.readouterr().err

@@ -267,3 +267,32 @@ def test_a_match_that_never_ends_is_an_error_not_a_hang(monkeypatch, capsys):
     monkeypatch.setattr(matches, "MAX_DEALS", 30)
     assert main(["tournament", "passing", "passing", "--deals", "1"]) == 1
     assert "has no winner after 30 deals" in capsys.readouterr().err
+
+
+def test_cli_options_reach_every_match_its_record_and_the_figures(tmp_path, capsys):
+    """docs/rules.md section 6: `--option NAME` (repeatable) plays every match under the house
+    rules; each record lists them and replays under them, the JSON figures name them; without
+    options the figures have no such key; a bad option is an argparse error (exit 2)."""
+    out = tmp_path / "records"
+    opts = ["OPT-SURCONTRA", "OPT-EIGHT-SPLIT"]
+    assert main(["tournament", "heuristic", "random", "--deals", "4", "--seed", "3", "--target", "60",
+                 "--records", str(out), "--json", *[x for o in opts for x in ("--option", o)]]) == 0
+    fig = json.loads(capsys.readouterr().out)
+    assert fig["options"] == opts
+    for name in sorted(os.listdir(out)):
+        assert json.loads((out / name).read_text())["options"] == opts
+        assert load(str(out / name)).rules.options == tuple(opts)
+    assert main(["tournament", "heuristic", "random", "--deals", "2", "--seed", "3", "--target", "30", "--json"]) == 0
+    assert "options" not in json.loads(capsys.readouterr().out)
+    with pytest.raises(SystemExit) as e:
+        main(["tournament", "heuristic", "random", "--deals", "2", "--option", "OPT-LATE-DECLARE"])
+    assert e.value.code == 2
+    assert "OPT-LATE-DECLARE" in capsys.readouterr().err
+
+
+def test_selfplay_option(tmp_path, capsys):
+    out = tmp_path / "games"
+    assert main(["selfplay", "--games", "2", "--out", str(out), "--bots", "random", "--target", "30",
+                 "--option", "OPT-NONZERO"]) == 0
+    for name in sorted(os.listdir(out)):
+        assert json.loads((out / name).read_text())["options"] == ["OPT-NONZERO"]

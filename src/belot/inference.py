@@ -5,7 +5,8 @@ not seen, how many of them each seat holds, what each other seat cannot hold bec
 played (a card it played would have been illegal had it held them: shown voids, failures to
 trump, overtrump or beat, R5.2-R5.5), which cards it must hold (the other card of an announced
 belote, R7.7), and which concrete declarations fit a kind a seat announced (R7.4, R7.5: only the
-kind is said).  It asks the rules themselves (`belot.play.legal_cards`, `belot.play.beats`) rather
+kind is said; under the rule options of R7.2 and R7.4, `candidates`, `declaration_fits` and
+`announceable` take the `Rules`).  It asks the rules themselves (`belot.play.legal_cards`, `belot.play.beats`) rather
 than restating them, and it reads nothing a view does not show, so the facts are the same for
 every deal the seat cannot tell apart.  Sampling worlds from the facts is the callers' business
 (`belot.bots.sampling`, the OpenSpiel game's resampler); `feasible` says whether any deal of the
@@ -29,15 +30,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
-from .cards import FULL_DECK, belote_partner
-from .contracts import TABLES
-from .declarations import DECLARATIONS, KINDS, Declaration
+from .cards import FULL_DECK, NINE, belote_partner
+from .contracts import CARRE_FIRST, DEFAULT_RULES, EIGHT_SPLIT, TABLES, Rules
+from .declarations import DECLARATIONS, KINDS, Declaration, declarable
 from .game import SeatView
 from .play import beats, legal_cards
 
 __all__ = [
-    "CANDIDATES", "Facts", "Play", "declaration_fits", "facts", "feasible", "plays", "ruled_out",
-    "run_neighbours",
+    "CANDIDATES", "Facts", "Play", "announceable", "candidates", "declaration_fits", "facts", "feasible",
+    "plays", "ruled_out", "run_neighbours",
 ]
 
 
@@ -173,33 +174,91 @@ def facts(view: SeatView) -> Facts:
 CANDIDATES: dict[str, tuple[Declaration, ...]] = {
     kind: tuple(d for d in DECLARATIONS if d.kind == kind) for kind in KINDS
 }
+_SPLIT_QUINTS = tuple(d for d in CANDIDATES["quint"] if d.length < 8)
 
 
-def run_neighbours(d: Declaration) -> int:
+def candidates(kind: str, rules: Rules = DEFAULT_RULES) -> tuple[Declaration, ...]:
+    """The declarations of ``kind`` a seat may announce under ``rules``: `CANDIDATES`, less the
+    8-card quint under `OPT-EIGHT-SPLIT` (R7.2: the run is announced as a quint and a tierce)."""
+    if rules.options and EIGHT_SPLIT in rules.options and kind == "quint":
+        return _SPLIT_QUINTS
+    return CANDIDATES[kind]
+
+
+def _is_split_part(d: Declaration) -> int:
+    """Under `OPT-EIGHT-SPLIT`: +1 for a quint to the ace of five cards (the top of a split run),
+    -1 for a tierce to the 9 (its bottom), 0 otherwise."""
+    if d.is_carre:
+        return 0
+    if d.length == 5 and d.rank == 7:
+        return 1
+    if d.length == 3 and d.rank == NINE:
+        return -1
+    return 0
+
+
+def run_neighbours(d: Declaration, rules: Rules = DEFAULT_RULES) -> int:
     """The cards just below and above a sequence (none for a carré): a run is announced whole, so
-    its holder cannot hold them unless a carré it announced before uses them (R7.4)."""
+    its holder cannot hold them unless a carré it announced before uses them (R7.4).
+
+    Under `OPT-EIGHT-SPLIT` the two parts of a split run touch, so the neighbour on the other
+    part's side may be held; under `OPT-CARRE-FIRST` a neighbour 9-A may be held as a card of a
+    carré (declared or not).  Neither is ruled out here: `announceable` checks the whole hand.
+    """
     if d.is_carre:
         return 0
     low = min(d.cards)
     high = max(d.cards)
     m = 0
-    if low & 7:
+    options = rules.options
+    part = _is_split_part(d) if options and EIGHT_SPLIT in options else 0
+    carre_first = bool(options) and CARRE_FIRST in options
+    if low & 7 and part != 1 and not (carre_first and (low - 1) & 7 >= NINE):
         m |= 1 << (low - 1)
-    if (high & 7) != 7:
+    if (high & 7) != 7 and part != -1 and not (carre_first and (high + 1) & 7 >= NINE):
         m |= 1 << (high + 1)
     return m
 
 
+def announceable(hand: int, kinds: Sequence[str], rules: Rules = DEFAULT_RULES,
+                 prefer: Sequence[int] = ()) -> list[int] | None:
+    """Ids the holder of the eight cards ``hand`` could have announced, in order, with these
+    ``kinds`` (R7.4 under ``rules``, by `declarations.declarable` itself), trying the ids of
+    ``prefer`` first; None when no announcement of those kinds is legal from the hand.
+
+    >>> from belot.cards import parse_card
+    >>> h = sum(1 << parse_card(c) for c in "7C 8C 9C TC JC QC KC AC".split())
+    >>> announceable(h, ["quint", "tierce"]) is None, announceable(h, ["quint", "tierce"], Rules(("OPT-EIGHT-SPLIT",)))
+    (True, [14, 0])
+    """
+    ids: list[int] = []
+
+    def search(k: int) -> bool:
+        if k == len(kinds):
+            return True
+        options = [i for i in declarable(hand, ids, rules) if DECLARATIONS[i].kind == kinds[k]]
+        options.sort(key=lambda i: i not in prefer)
+        for i in options:
+            ids.append(i)
+            if search(k + 1):
+                return True
+            ids.pop()
+        return False
+
+    return ids if search(0) else None
+
+
 def declaration_fits(
     d: Declaration, played: int, unseen: int, cannot: int, must: int, taken: int,
-    chosen: Sequence[Declaration],
+    chosen: Sequence[Declaration], rules: Rules = DEFAULT_RULES,
 ) -> bool:
     """Whether a seat could have announced ``d`` after its declarations ``chosen`` (R7.4, R7.5).
 
     ``played`` are the cards the seat has played, ``unseen`` the cards it may still hold,
     ``cannot`` and ``must`` what it cannot and must hold (with the cards of ``chosen``), ``taken``
     unseen cards given to other seats' declarations.  A sequence's neighbours may be held only as
-    cards of a carré in ``chosen``.
+    cards of a carré in ``chosen`` (and, under ``rules``, as `run_neighbours` allows: a necessary
+    condition there, which `announceable` completes on a whole hand).
     """
     need = d.mask & ~played
     if need & ~unseen or need & cannot or need & taken:
@@ -210,7 +269,7 @@ def declaration_fits(
             return False
         if e.is_carre:
             carres |= e.mask
-    return not run_neighbours(d) & (played | must) & ~carres
+    return not run_neighbours(d, rules) & (played | must) & ~carres
 
 
 def feasible(cards: int, need: Sequence[int], cannot: Sequence[int]) -> bool:

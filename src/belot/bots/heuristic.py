@@ -2,7 +2,9 @@
 
 Bidding scores the five known cards for every contract kind (suit, NT, AT) and bids the best kind
 that clears its threshold; it doubles an opposing contract its hand defends well and redoubles a
-doubled contract of its own team it is sure of.  It always announces its best declarations
+doubled contract of its own team it is sure of (and, under `OPT-SURCONTRA`, redoubles a rekontra
+of the other team's contract on the same margin).  The options in force (`SeatView.options`) reach
+its declarations and the declaration bonus of its bidding.  It always announces its best declarations
 (`belot.declarations.best_declarations`) and belote.  Card play takes from `belot.inference` what the
 seat may know: the cards played, the suits each seat has shown void, the trumps a seat has shown
 it cannot hold (it did not trump or overtrump when the rules would have made it), and the partner
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 from ..auction import BID_BASE, KONTRA, PASS, REKONTRA
 from ..cards import ACE, JACK, KING, NINE, QUEEN, SUIT_MASKS, TEN, cards_of
-from ..contracts import AT, NT, TABLES, ContractTable, is_suit_contract
+from ..contracts import AT, DEFAULT_RULES, NT, TABLES, ContractTable, Rules, is_suit_contract
 from ..declarations import DECLARATIONS, best_declarations
 from ..game import AUCTION, BELOTE_BASE, CALL_BASE, SeatView
 from ..inference import facts
@@ -113,15 +115,15 @@ def at_strength(hand: int) -> float:
     return v
 
 
-def declaration_bonus(hand: int) -> float:
+def declaration_bonus(hand: int, rules: Rules = DEFAULT_RULES) -> float:
     """Declarations already in the hand count in suit and AT contracts (R7.1), not in NT."""
-    points = sum(DECLARATIONS[i].value for i in best_declarations(hand))
+    points = sum(DECLARATIONS[i].value for i in best_declarations(hand, rules))
     return points / 25.0
 
 
-def contract_margins(hand: int) -> list[float]:
+def contract_margins(hand: int, rules: Rules = DEFAULT_RULES) -> list[float]:
     """For each contract C D H S NT AT: strength minus its bidding threshold."""
-    bonus = declaration_bonus(hand)
+    bonus = declaration_bonus(hand, rules)
     out = [suit_strength(hand, s) + bonus - SUIT_THRESHOLD for s in range(4)]
     out.append(nt_strength(hand) - NT_THRESHOLD)
     out.append(at_strength(hand) + bonus - AT_THRESHOLD)
@@ -155,7 +157,7 @@ def choose_call(view: SeatView) -> int:
     for c in view.hand:
         hand |= 1 << c
     me = view.seat
-    margins = contract_margins(hand)
+    margins = contract_margins(hand, Rules(view.options) if view.options else DEFAULT_RULES)
     current = view.contract
     ours = current >= 0 and (view.declarer ^ me) & 1 == 0
     if current >= 0 and ours and view.multiplier == 2 and CALL_BASE + REKONTRA in legal:
@@ -171,7 +173,9 @@ def choose_call(view: SeatView) -> int:
     if best >= 0:
         return CALL_BASE + BID_BASE + best
     if current >= 0 and not ours and CALL_BASE + KONTRA in legal:
-        if defence_strength(hand, current) >= KONTRA_THRESHOLD:
+        # over a rekontra the kontra slot is surkontra (OPT-SURCONTRA, x8): as sure as a rekontra
+        need = KONTRA_THRESHOLD + (REKONTRA_MARGIN if view.multiplier == 4 else 0.0)
+        if defence_strength(hand, current) >= need:
             return CALL_BASE + KONTRA
     return CALL_BASE + PASS
 

@@ -11,7 +11,8 @@ points - the other team's); between equal averages, the one that takes the most 
 whole hands that fit the auction so far (`sampling.sample_auction`: the others' five cards fit
 their calls, the three cards still to come at random), decide with null-window searches from the
 first lead whether each candidate contract is made in each deal (and by how much), and compare
-the average deal score of passing, each bid, kontra and rekontra.  Declarations: the best (R7.4
+the average deal score of passing, each bid, kontra and rekontra (surkontra under `OPT-SURCONTRA`).
+Declarations and scoring follow the options in force (`SeatView.options`).  Declarations: the best (R7.4
 default); belote: always announced.
 
 The amount of search is bounded by counts of solver nodes, not by the clock, so a seeded bot
@@ -25,7 +26,7 @@ import random
 from .. import declarations as decl
 from ..auction import BID_BASE, KONTRA, PASS, REKONTRA
 from ..cards import ACE, FULL_DECK, JACK, NINE, QUEEN, SUIT_MASKS, TEN, cards_of, mask_of
-from ..contracts import AT, NT, TABLES, VALAT_BONUS
+from ..contracts import AT, DEFAULT_RULES, NT, TABLES, VALAT_BONUS, Rules
 from ..game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, SeatView
 from ..scoring import BELOTE_POINTS, deal_result, score_deal, trick_points
 from ..solver import DEAL_POINTS, Position, Solver
@@ -41,6 +42,16 @@ def _future_belote(contract: int, hands: tuple[int, ...]) -> list[int]:
         return []
     suits = range(4) if contract == AT else (contract,)
     return [seat for s in suits for seat in range(4) if hands[seat] & _KQ[s] == _KQ[s]]
+
+
+def _multiplier_after(call: int, multiplier: int) -> int:
+    """The multiplier a call leaves (R3.3): kontra x2, rekontra x4, the kontra slot over a rekontra
+    surkontra x8 (`OPT-SURCONTRA`), a bid x1, a pass the standing one."""
+    if call == KONTRA:
+        return 8 if multiplier == 4 else 2
+    if call == REKONTRA:
+        return 4
+    return multiplier if call == PASS else 1
 
 
 _SOLVER: Solver | None = None
@@ -124,6 +135,7 @@ class PimcBot:
         worlds as nearly best there, and the average would favour it.
         """
         k = Knowledge.from_view(view)
+        rules = k.rules
         k.fit_budget = self.fit_budget
         k.play_eps = self.play_eps
         contract = view.contract
@@ -155,7 +167,7 @@ class PimcBot:
             diffs = self.solver.card_diffs(pos, DEAL_POINTS)
             if not diffs:
                 break
-            declared = self._declarations(view, w)
+            declared = self._declarations(view, w, rules)
             to_come = _future_belote(contract, w.hands)
             fb = [0, 0]
             for seat in to_come:
@@ -174,7 +186,7 @@ class PimcBot:
                 future = (future0 // mult, (remaining - future0) // mult)
                 r = deal_result(contract, view.declarer, view.multiplier, view.pot,
                                 (past[0] + future[0], past[1] + future[1]), declared,
-                                belotes + to_come, valat=valat)
+                                belotes + to_come, valat=valat, rules=rules)
                 sums[c] += r.points[team] - r.points[1 - team]
                 raw[c] += sign * d
             worlds += 1
@@ -183,7 +195,7 @@ class PimcBot:
             return {}, {}
         return {c: v / worlds for c, v in sums.items()}, {c: v / worlds for c, v in raw.items()}
 
-    def _declarations(self, view: SeatView, w: World) -> list[list[int]]:
+    def _declarations(self, view: SeatView, w: World, rules: Rules = DEFAULT_RULES) -> list[list[int]]:
         """The declaration ids each seat announces in world ``w`` (contested by `deal_result`)."""
         ids: list[list[int]] = [list(x) for x in w.declarations]
         ids[view.seat] = list(view.own_declarations)
@@ -192,7 +204,7 @@ class PimcBot:
             seen = {s for s, _ in view.trick}
             for s in range(4):
                 if s != view.seat and s not in seen:
-                    ids[s] = decl.best_declarations(w.hands[s])
+                    ids[s] = decl.best_declarations(w.hands[s], rules)
         return ids
 
     # -- bidding -----------------------------------------------------------------------------------
@@ -276,13 +288,15 @@ class PimcBot:
         """Compare passing with every sensible call over whole deals sampled from the auction.
 
         Each candidate contract (a quick count of the hand's trick takers, `_candidates`), the
-        standing contract (what passing leaves) and kontra / rekontra of it are scored in the same
+        standing contract (what passing leaves) and kontra / rekontra / surkontra of it (x2, x4, x8:
+        `_multiplier_after`) are scored in the same
         sampled deals with `score_deal` (made / hanging / inside, the multiplier, the pot); worlds
         are added until ``bid_nodes`` solver nodes are spent (at least ``min_bid_worlds``).
         """
         legal = set(view.legal_actions)
         me = view.seat & 1
         current = view.contract
+        rules = Rules(view.options) if view.options else DEFAULT_RULES
         forehand = (view.dealer + 1) & 3
         options: list[tuple[int, int, int, float]] = []  # (action, contract, bidding team, margin)
         for c in self._candidates(mask_of(view.hand)):
@@ -310,8 +324,8 @@ class PimcBot:
                 slacks[s] = 0.0
         for _ in range(self.bid_worlds):
             w = sample_auction(view, self.rng, slack=0.0, slacks=slacks)
-            own = [decl.best_declarations(h) for h in w.hands]  # each seat announces its best (R7.4)
-            declared = decl.contest((own[0] + own[2], own[1] + own[3]))
+            own = [decl.best_declarations(h, rules) for h in w.hands]  # each seat announces its best (R7.4)
+            declared = decl.contest((own[0] + own[2], own[1] + own[3]), rules)
             outcomes: dict[tuple[int, int], tuple[int, int]] = {}
             for contract, bteam in pairs:
                 o = self._outcome(contract, bteam, w, forehand, declared)
@@ -322,8 +336,8 @@ class PimcBot:
                 break
             for i, (a, c, b, _) in enumerate(options):
                 call = a - CALL_BASE
-                mult = 2 if call == KONTRA else 4 if call == REKONTRA else (1 if call != PASS else view.multiplier)
-                sc = score_deal(c, b, outcomes[(c, b)], mult, view.pot)
+                mult = _multiplier_after(call, view.multiplier)
+                sc = score_deal(c, b, outcomes[(c, b)], mult, view.pot, rules)
                 sums[i] += sc.points[me] - sc.points[1 - me]
             n += 1
             if n >= self.min_bid_worlds and int(self.solver.stats[0]) - self._decision_start > self.bid_nodes:

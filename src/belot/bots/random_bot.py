@@ -5,16 +5,18 @@ from __future__ import annotations
 import random
 
 from ..cards import mask_of
+from ..contracts import Rules
 from ..declarations import best_declarations
 from ..game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, SeatView
 
 
 def announce_first(view: SeatView) -> int | None:
-    """The next declaration of the best announcement (R7.4 default) still to make, if any."""
+    """The next declaration of the best announcement (R7.4 default, under the view's options:
+    `OPT-EIGHT-SPLIT`, `OPT-CARRE-FIRST`) still to make, if any."""
     legal = view.legal_actions
     if not any(a >= DECLARE_BASE for a in legal):
         return None
-    for i in best_declarations(mask_of(view.hand)):
+    for i in best_declarations(mask_of(view.hand), Rules(view.options)):
         if i not in view.own_declarations and DECLARE_BASE + i in legal:
             return DECLARE_BASE + i
     return None

@@ -6,7 +6,9 @@ because of how it played (shown voids, R5.2/R5.3 failures to trump or overtrump,
 beat), the partners of announced belotes (R7.7) and the declaration kinds each seat announced
 (R7.5).  `sample` deals the unseen cards to the other seats (and, during the auction,
 the three cards still to come to every seat) so that every fact holds, choosing concrete
-declarations for the announced kinds.  The auction and the other team's card play are softer
+declarations for the announced kinds (under the options of the view: with `OPT-EIGHT-SPLIT` or
+`OPT-CARRE-FIRST` a world is kept only if each seat could have announced its kinds from its cards,
+`inference.announceable`).  The auction and the other team's card play are softer
 inferences: in play, worlds in which a sensible player could have made each seat's calls (the
 model below) and would have played each card the other team played (the `heuristic` bot's card
 play, `_plays_plausible`) are preferred by rejection, never forced.
@@ -25,7 +27,7 @@ from .. import declarations as decl
 from .. import inference
 from ..auction import KONTRA, PASS
 from ..cards import cards_of, mask_of
-from ..contracts import TABLES
+from ..contracts import CARRE_FIRST, DEFAULT_RULES, EIGHT_SPLIT, TABLES, Rules
 from ..game import SeatView
 from ..play import legal_cards
 from .heuristic import KONTRA_THRESHOLD, choose_card, contract_margins, defence_strength
@@ -52,15 +54,17 @@ class Knowledge:
     fit_budget: int = 0  # draws left in which the play sampler may reject worlds that misfit the calls
     plays: list[PlayCheck] = field(default_factory=list)  # the opponents' card plays (`_plays_plausible`)
     play_eps: float = 1.0  # chance of keeping a world for each play the model would not have made
+    rules: Rules = DEFAULT_RULES  # the options in force (declarations under R7.2/R7.4 options, bidding)
 
     @classmethod
     def from_view(cls, view: SeatView) -> Knowledge:
         f = inference.facts(view)
         me = view.seat
         announced = [tuple(a) for a in f.announced]
+        rules = Rules(view.options) if view.options else DEFAULT_RULES
         if view.phase == "auction":
             return cls(me, view.contract, f.own, f.unseen, list(f.sizes), [0, 0, 0, 0], [0, 0, 0, 0],
-                       [0, 0, 0, 0], announced, True, _auction_checks(view))
+                       [0, 0, 0, 0], announced, True, _auction_checks(view), rules=rules)
         tricks = [(leader, cards) for leader, cards, _ in view.tricks]
         if view.trick:
             tricks.append((view.trick[0][0], tuple(c for _, c in view.trick)))
@@ -77,7 +81,7 @@ class Knowledge:
         played_by = list(f.played_by)
         return cls(me, view.contract, f.own, f.unseen, list(f.sizes), list(f.cannot), required, played_by,
                    announced, False, _auction_checks(view), FIT_BUDGET,
-                   _play_checks(view, tricks, judged, played_by))
+                   _play_checks(view, tricks, judged, played_by), rules=rules)
 
 
 @dataclass(frozen=True)
@@ -151,8 +155,8 @@ def _pick_declarations(k: Knowledge, rng: random.Random) -> tuple[list[int], lis
         chosen: list[decl.Declaration] = []
         # Carrés first, so a sequence may sit beside a chosen carré's cards.
         for kind in sorted(kinds, key=lambda x: x != decl.CARRE):
-            options = [d for d in inference.CANDIDATES[kind]
-                       if inference.declaration_fits(d, own_cards, k.unknown, forb[s], req[s], taken, chosen)]
+            options = [d for d in inference.candidates(kind, k.rules)
+                       if inference.declaration_fits(d, own_cards, k.unknown, forb[s], req[s], taken, chosen, k.rules)]
             if not options:
                 return None
             d = rng.choice(options)
@@ -161,11 +165,30 @@ def _pick_declarations(k: Knowledge, rng: random.Random) -> tuple[list[int], lis
             need = d.mask & ~own_cards
             req[s] |= need
             taken |= need
-            forb[s] |= inference.run_neighbours(d) & k.unknown & ~req[s]
+            forb[s] |= inference.run_neighbours(d, k.rules) & k.unknown & ~req[s]
     for s in range(4):
         if req[s].bit_count() > k.sizes[s] or req[s] & forb[s]:
             return None
     return req, forb, ids
+
+
+def _checks_declarations(rules: Rules) -> bool:
+    """Whether the picks of `_pick_declarations` may not be legal from a whole hand (the options of
+    R7.2 and R7.4 that make a sequence depend on cards beyond its neighbours)."""
+    return bool(rules.options) and (EIGHT_SPLIT in rules.options or CARRE_FIRST in rules.options)
+
+
+def _announceable(k: Knowledge, dealt: list[int], ids: list[list[int]]) -> bool:
+    """Whether every other seat could have announced its kinds from its eight cards in the world
+    ``dealt``; ``ids`` become the ids it announced (the picked ones where legal)."""
+    for s in range(4):
+        if s == k.seat or not k.announced[s]:
+            continue
+        found = inference.announceable(dealt[s] | k.played_by[s], k.announced[s], k.rules, ids[s])
+        if found is None:
+            return False
+        ids[s] = found
+    return True
 
 
 def _fill(k: Knowledge, req: list[int], forb: list[int], rng: random.Random) -> list[int] | None:
@@ -205,7 +228,7 @@ def _calls_plausible(k: Knowledge, hands: list[int], rng: random.Random) -> bool
         cards = cards_of(hands[s] | k.played_by[s])
         if len(cards) != 8:
             continue
-        if not _calls_fit(mask_of(rng.sample(cards, 5)), k.calls[s], 1.0):
+        if not _calls_fit(mask_of(rng.sample(cards, 5)), k.calls[s], 1.0, k.rules):
             return False
     return True
 
@@ -231,6 +254,8 @@ def sample(k: Knowledge, rng: random.Random, tries: int = 200) -> World:
         if dealt is None:
             continue
         dealt[k.seat] |= k.own
+        if _checks_declarations(k.rules) and not _announceable(k, dealt, ids):
+            continue  # a hard fact: the announced kinds must be legal from the world's hands
         world = World((dealt[0], dealt[1], dealt[2], dealt[3]), tuple(tuple(x) for x in ids))
         if k.auction or k.fit_budget <= 0 or (_calls_plausible(k, dealt, rng) and _plays_plausible(k, dealt, rng)):
             return world
@@ -252,7 +277,8 @@ def sample(k: Knowledge, rng: random.Random, tries: int = 200) -> World:
 # -- the auction: what the calls say about the five cards each seat bid on ---------------------
 
 
-def _calls_fit(hand5: int, calls: list[tuple[int, bool, int]], slack: float) -> bool:
+def _calls_fit(hand5: int, calls: list[tuple[int, bool, int]], slack: float,
+               rules: Rules = DEFAULT_RULES) -> bool:
     """Whether a sensible player (the `heuristic` bidding model) with ``hand5`` might make ``calls``.
 
     Each call is (contract standing before it (-1: none), whether the caller's team holds it,
@@ -264,7 +290,7 @@ def _calls_fit(hand5: int, calls: list[tuple[int, bool, int]], slack: float) -> 
     for before, ours, call in calls:
         if call == PASS and not ours or 1 <= call <= 6:
             if margins is None:
-                margins = contract_margins(hand5)
+                margins = contract_margins(hand5, rules)
             if call == PASS:
                 if any(m >= slack for m in margins[before + 1:]):
                     return False
@@ -302,6 +328,7 @@ def bidding_hands(view: SeatView, rng: random.Random, slack: float = 1.0, tries:
     me = view.seat
     own = mask_of(view.hand)
     checks = _auction_checks(view)
+    rules = Rules(view.options) if view.options else DEFAULT_RULES
     left = [c for c in range(32) if not own >> c & 1]
     first5 = [0, 0, 0, 0]
     first5[me] = own
@@ -313,7 +340,7 @@ def bidding_hands(view: SeatView, rng: random.Random, slack: float = 1.0, tries:
             for _ in range(tries if calls else 1):
                 cand = rng.sample(left, 5)
                 h = sum(1 << c for c in cand)
-                if _calls_fit(h, calls, sl):
+                if _calls_fit(h, calls, sl, rules):
                     pick = cand
                     break
             if pick is not None:

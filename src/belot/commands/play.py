@@ -7,6 +7,8 @@ import getpass
 import random
 import sys
 
+from ._options import add_option_argument, rules_from
+
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("play", help="play a match against the bots in the terminal")
@@ -18,7 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--pause", type=float, default=0.8, metavar="SECONDS",
                    help="pause before each bot action (default 0.8)")
     p.add_argument("--target", type=int, metavar="N", help="points to win the match (default 151)")
-    p.set_defaults(func=run)
+    add_option_argument(p)
+    p.set_defaults(func=run, parser=p)
 
 
 def _fail(message: str) -> int:
@@ -55,10 +58,13 @@ def run(args: argparse.Namespace) -> int:
         bots[option] = "bot:" + name.removeprefix("bot:")
     words = Words(args.lang or default_language())
     console = Console(highlight=False)
+    rules = rules_from(args.parser, args)
     if args.resume:
         for option in ("seed", "partner", "opponents", "target"):
             if getattr(args, option) is not None:
                 return _fail(f"--{option} cannot be used with --resume (the record holds the game)")
+        if args.option:
+            return _fail("--option cannot be used with --resume (the record holds the house rules)")
         try:
             setup = resume_setup(args.resume)
         except SetupError as e:
@@ -67,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
         players = [_player_name(), bots["opponents"], bots["partner"], bots["opponents"]]
         try:
-            setup = new_setup(seed, args.target or 151, players, data_dir())
+            setup = new_setup(seed, args.target or 151, players, data_dir(), rules)
         except OSError as e:
             return _fail(f"cannot save the game in {data_dir()}: {e.strerror}")
     while True:
@@ -82,4 +88,4 @@ def run(args: argparse.Namespace) -> int:
             return 0
         seed = random.SystemRandom().randrange(2**31)
         players = list(setup.match.players or [])
-        setup = new_setup(seed, setup.match.target, players, data_dir())
+        setup = new_setup(seed, setup.match.start_target, players, data_dir(), setup.match.rules)

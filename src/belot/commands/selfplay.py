@@ -15,6 +15,8 @@ import argparse
 import os
 import sys
 
+from ._options import add_option_argument, rules_from
+
 PROG = "belot selfplay"
 
 
@@ -38,7 +40,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
         help="run on Ray: local Ray with --jobs CPUs, or the cluster at ADDRESS (needs belot[ray])",
     )
-    p.set_defaults(func=run)
+    add_option_argument(p)
+    p.set_defaults(func=run, parser=p)
 
 
 def fail(message: str) -> int:
@@ -46,7 +49,8 @@ def fail(message: str) -> int:
     return 2
 
 
-def game_specs(bots: list[str], games: int, seed: int, target: int, observations: bool):  # type: ignore[no-untyped-def]
+def game_specs(bots: list[str], games: int, seed: int, target: int, observations: bool,  # type: ignore[no-untyped-def]
+               options: tuple[str, ...] = ()):
     """The MatchSpec of each game, in order (see the module doc for the seating)."""
     from ..tournament import MatchSpec
 
@@ -58,7 +62,8 @@ def game_specs(bots: list[str], games: int, seed: int, target: int, observations
             seats, index = ((a, b, a, b) if g % 2 == 0 else (b, a, b, a)), g // 2
         else:
             seats, index = (bots[0], bots[1], bots[2], bots[3]), g
-        yield MatchSpec(seats=seats, seed=seed, index=index, target=target, record=True, observations=observations)  # type: ignore[arg-type]
+        yield MatchSpec(seats=seats, seed=seed, index=index, target=target, record=True,  # type: ignore[arg-type]
+                        observations=observations, options=options)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -77,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
         bots = [bot_key(b) for b in args.bots]
     except ValueError as e:
         return fail(str(e))
+    options = rules_from(args.parser, args).options
     if args.observations:
         try:
             import belot.env.encoding  # noqa: F401
@@ -101,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
             console=console, transient=True, disable=not console.is_terminal,
         ) as progress:
             task = progress.add_task("games", total=args.games)
-            specs = game_specs(bots, args.games, args.seed, args.target, args.observations)
+            specs = game_specs(bots, args.games, args.seed, args.target, args.observations, options)
             for g, outcome in enumerate(runner.ordered(play_match, specs)):
                 base = os.path.join(args.out, f"game-{g:06d}")
                 write_whole(base + ".json", outcome.record.encode("utf-8"))

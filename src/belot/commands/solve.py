@@ -5,6 +5,8 @@ the record's lists; by default the last deal and its current position).  A card'
 most card points (the last-trick 10 included, not doubled in NT, no belote or valat bonus) that
 the team of the player to move takes from the current trick (cards already on it included) to
 the end, if that card is played now and all four then play perfectly with all hands open.
+The record is replayed under the house rules it lists (``options``); none of them changes this
+objective (docs/rules.md section 6).
 """
 
 from __future__ import annotations

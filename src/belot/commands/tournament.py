@@ -13,6 +13,8 @@ import json
 import os
 import sys
 
+from ._options import add_option_argument, rules_from
+
 PROG = "belot tournament"
 
 
@@ -39,7 +41,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="run on Ray: a local Ray with --jobs CPUs, or the cluster at ADDRESS (needs belot[ray]); "
         "put it last or write --ray=ADDRESS",
     )
-    p.set_defaults(func=run)
+    add_option_argument(p)
+    p.set_defaults(func=run, parser=p)
 
 
 def fail(message: str) -> int:
@@ -77,13 +80,14 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"--target must be at least 1, not {args.target}")
     if args.jobs < 1:
         return fail(f"--jobs must be at least 1, not {args.jobs}")
+    options = rules_from(args.parser, args).options
     if args.records:
         problem = prepare_dir(args.records, "match-")
         if problem:
             return fail(f"--records: {problem}")
     spec = TournamentSpec(
         bot_a=bot_key(args.bot_a), bot_b=bot_key(args.bot_b), deals=args.deals, seed=args.seed,
-        target=args.target, records=bool(args.records),
+        target=args.target, records=bool(args.records), options=options,
     )
     try:
         runner = make_runner(args.jobs, False if args.ray is None else args.ray)
@@ -150,7 +154,8 @@ def print_table(fig: dict) -> None:  # type: ignore[type-arg]
 
     a, b = fig["bot_a"], fig["bot_b"]
     ppd, mw = fig["points_per_deal"], fig["match_wins"]
-    table = Table(title=f"{a} vs {b}: duplicate, seed {fig['seed']}, matches to {fig['target']}")
+    rules = f", options {' '.join(fig['options'])}" if fig.get("options") else ""
+    table = Table(title=f"{a} vs {b}: duplicate, seed {fig['seed']}, matches to {fig['target']}{rules}")
     table.add_column("figure")
     table.add_column("value", justify="right")
     table.add_row("match pairs / matches", f"{fig['match_pairs']} / {fig['matches']}")

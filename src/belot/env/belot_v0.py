@@ -13,7 +13,10 @@ match add up to its team's final score minus the other team's.  A deal in which 
 scores 0.  ``mode="deal"`` ends the episode when the deal ends (an all-pass deal included);
 ``mode="match"`` plays deals to the target (R12) and ends when the match is won.  In deal mode
 ``reset(options={"hands": [[...] x4], "dealer": d})`` plays a given deal (hands in dealing order,
-as in records) instead of a shuffled one.  When the episode ends, every agent's ``info`` holds
+as in records) instead of a shuffled one.  The house rules are the constructor's ``options``, a
+list of option names (``raw_env(options=["OPT-SURCONTRA"])``, docs/rules.md section 6; not to be
+confused with `reset`'s ``options`` dict); the observation is the same vector under every option
+(docs/encoding.md).  When the episode ends, every agent's ``info`` holds
 ``"result"``: the last deal's result as in docs/record-format.md.
 
 Illegal actions (any action whose mask bit is 0, out-of-range ints included): with
@@ -36,7 +39,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
-from ..contracts import CONTRACT_NAMES
+from ..contracts import CONTRACT_NAMES, Rules
 from ..errors import RuleError
 from ..game import NUM_ACTIONS, Deal, Match, action_name, deal_hands
 from .encoding import DTYPE, OFFSETS, SIZE, IncrementalEncoder
@@ -102,6 +105,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         target: int = 151,
         illegal_reward: float | None = None,
         render_mode: str | None = None,
+        options: list[str] | tuple[str, ...] | None = None,
     ) -> None:
         super().__init__()
         if mode not in MODES:
@@ -110,6 +114,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             raise ValueError(f"render_mode must be 'human', 'ansi' or None, not {render_mode!r}")
         if not isinstance(target, int) or target < 1:
             raise ValueError(f"target must be a positive number of game points, not {target!r}")
+        self.rules = Rules.from_options(options)  # UnsupportedOption (a ValueError) names a bad one
         self.mode = mode
         self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
         self.target = target
@@ -146,16 +151,16 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         if self.mode == "match":
             if "hands" in options:
                 raise ValueError("reset option 'hands' is for mode='deal'; a match deals its own hands")
-            self.match = Match(target=self.target, rng=self._rng)
+            self.match = Match(self.rules, target=self.target, rng=self._rng)
             self.deal = self.match.current
         else:
             self.match = None
             if "hands" in options:  # a given deal (duplicate play, tests)
                 dealer = options.get("dealer", 0)
-                self.deal = Deal(dealer, options["hands"])  # checks the hands and the dealer
+                self.deal = Deal(dealer, options["hands"], self.rules)  # checks the hands and the dealer
             else:
                 dealer = self._rng.randrange(4)  # R2.1
-                self.deal = Deal(dealer, deal_hands(self._rng, dealer))
+                self.deal = Deal(dealer, deal_hands(self._rng, dealer), self.rules)
         assert self.deal is not None
         self._encoder.start(self.deal, target=self.target if self.match else 151)
         self.agent_selection = AGENTS[self.deal.to_move]

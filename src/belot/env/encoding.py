@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..auction import BID_BASE, KONTRA, NUM_CALLS, PASS, REKONTRA
+from ..auction import BID_BASE, KONTRA, NUM_CALLS, PASS, REKONTRA, SURKONTRA
 from ..cards import NUM_CARDS
 from ..contracts import TABLES
 from ..declarations import DECLARATIONS, KINDS
@@ -39,13 +39,13 @@ SECTIONS: tuple[tuple[str, int, str], ...] = (
     ("dealer", 4, "the dealer (relative seat)"),
     ("to_move", 4, "the seat to act (relative seat); zeros when nobody is"),
     ("bids", 24, "contract c (C D H S NT AT) x relative seat: that seat bid c"),
-    ("kontras", 24, "contract c x relative seat: that seat doubled c (kontra)"),
+    ("kontras", 24, "contract c x relative seat: that seat doubled c (kontra, or surkontra)"),
     ("rekontras", 24, "contract c x relative seat: that seat redoubled c (rekontra)"),
-    ("last_call", 36, "relative seat x call (pass C D H S NT AT kontra rekontra): its latest call"),
+    ("last_call", 36, "relative seat x call (pass C D H S NT AT kontra/surkontra rekontra): its latest call"),
     ("passes", 4, "consecutive passes since the last other call: 0, 1, 2, 3"),
     ("contract", 6, "the contract bid last (C D H S NT AT); zeros while none"),
     ("declarer", 4, "the seat that bid it (relative seat)"),
-    ("multiplier", 3, "x1, x2 (kontra), x4 (rekontra)"),
+    ("multiplier", 3, "x1, x2 (kontra), x4 (rekontra); zeros at x8"),
     ("announced", 16, "relative seat x kind (tierce quarte quint carre): how many announced"),
     ("own_declared", 32, "cards of the observer's own announced declarations"),
     ("belotes", 16, "relative seat x suit: belote announced"),
@@ -60,7 +60,9 @@ SECTIONS: tuple[tuple[str, int, str], ...] = (
     ("target", 1, "the match target / 151"),
     ("pot", 1, "the hanging pot carried into this deal / 151"),
     ("deal_index", 1, "deals played before this one in the match / 32"),
+    ("surkontra", 1, "x8 (surkontra, OPT-SURCONTRA): with `multiplier`, a one-hot of x1 x2 x4 x8"),
 )
+_MULT_INDEX = {1: 0, 2: 1, 4: 2}  # x8 is the `surkontra` entry
 
 
 def _offsets() -> dict[str, slice]:
@@ -105,7 +107,7 @@ def encode(view: SeatView) -> np.ndarray:
             passes += 1
         else:
             passes = 0
-            if call == KONTRA:
+            if call in (KONTRA, SURKONTRA):  # surkontra: the kontra slot's rows (OPT-SURCONTRA)
                 x[o["kontras"] + 4 * contract + r] = 1.0
             elif call == REKONTRA:
                 x[o["rekontras"] + 4 * contract + r] = 1.0
@@ -114,13 +116,16 @@ def encode(view: SeatView) -> np.ndarray:
                 x[o["bids"] + 4 * contract + r] = 1.0
         base = o["last_call"] + NUM_CALLS * r
         x[base : base + NUM_CALLS] = 0.0
-        x[base + call] = 1.0
+        x[base + (KONTRA if call == SURKONTRA else call)] = 1.0
     if view.calls:
         x[o["passes"] + min(passes, 3)] = 1.0
     if view.contract >= 0:
         x[o["contract"] + view.contract] = 1.0
         x[o["declarer"] + ((view.declarer - me) & 3)] = 1.0
-        x[o["multiplier"] + {1: 0, 2: 1, 4: 2}[view.multiplier]] = 1.0
+        if view.multiplier == 8:
+            x[o["surkontra"]] = 1.0
+        else:
+            x[o["multiplier"] + _MULT_INDEX[view.multiplier]] = 1.0
 
     for seat, kinds in enumerate(view.announced):
         r = (seat - me) & 3
@@ -191,6 +196,7 @@ _PLAYED, _UNSEEN = _O["played"], _O["unseen"]
 _TRICK_POINTS, _SCORE, _TARGET, _POT, _DEAL_INDEX = (
     _O["trick_points"], _O["score"], _O["target"], _O["pot"], _O["deal_index"]
 )
+_SURKONTRA = _O["surkontra"]
 _DECL_KIND = tuple(_KIND_INDEX[d.kind] for d in DECLARATIONS)
 
 
@@ -339,8 +345,8 @@ class IncrementalEncoder:
             row[base : base + NUM_CALLS] = 0.0
             row[base + call] = 1.0
         if call != PASS:
-            if call == KONTRA:
-                grid, mult = _KONTRAS, 1
+            if call == KONTRA:  # the kontra slot: surkontra when it left x8 (OPT-SURCONTRA)
+                grid, mult = _KONTRAS, (1 if deal.auction.multiplier == 2 else -1)
             elif call == REKONTRA:
                 grid, mult = _REKONTRAS, 2
             else:
@@ -354,7 +360,8 @@ class IncrementalEncoder:
             for o in range(4):
                 rows[o][grid + 4 * self.contract + rel[o]] = 1.0
             x[:, _MULT : _MULT + 3] = 0.0
-            x[:, _MULT + mult] = 1.0
+            x[:, _SURKONTRA] = 0.0
+            x[:, _MULT + mult if mult >= 0 else _SURKONTRA] = 1.0
         if deal.phase != AUCTION:
             # The auction is over: the last three cards are dealt (R2.3) when there is a contract;
             # when all passed they never are, and the view keeps the first five.

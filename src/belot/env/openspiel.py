@@ -15,6 +15,10 @@ The game, in OpenSpiel terms:
   to each seat from the forehand, then 2, then 3).  Each chance node's outcomes are the cards not
   yet dealt, uniformly (a chance outcome per card: a whole deal as one outcome would be 10^17
   outcomes, which no algorithm can enumerate).  Chance actions are card ids 0-31.
+* **House rules** are the game parameter ``options``: option names separated by ``+`` (or
+  spaces), e.g. ``pyspiel.load_game("python_belot(options=OPT-SURCONTRA+OPT-NONZERO)")``; default
+  none (docs/rules.md section 6).  The action space and the observation are the same under every
+  option; under `OPT-SURCONTRA` the auction can be longer, so the information-state tensor is.
 * **Players** 0-3 are seats; the dealer is the game parameter ``dealer`` (default 0).  Player
   actions are belot.game's 163 actions; `legal_actions` is `Deal.legal_actions`, sorted.
 * **Returns** at the end of the deal, in game points from each player's team's side: own team's
@@ -30,6 +34,7 @@ The game, in OpenSpiel terms:
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import numpy as np
@@ -37,6 +42,7 @@ import numpy as np
 from .. import inference
 from ..auction import CALL_NAMES, NUM_CALLS
 from ..cards import CARD_NAMES, NUM_CARDS, cards_of
+from ..contracts import CARRE_FIRST, EIGHT_SPLIT, SURCONTRA, Rules
 from ..declarations import DECLARATIONS, Declaration
 from ..errors import RuleError
 from ..game import CALL_BASE, DECLARE_BASE, NUM_ACTIONS, Deal, action_name
@@ -49,9 +55,12 @@ TERMINAL_PLAYER = -4  # OpenSpiel's PlayerId.TERMINAL
 # The longest auction: 3 passes, then up to 18 non-pass calls (each of 6 contracts bid, doubled,
 # redoubled once, R3.1-R3.4) with at most 2 passes between two of them, then the 3 final passes.
 MAX_AUCTION = 3 + 18 + 2 * 17 + 3
+# Under OPT-SURCONTRA each contract may also be surkontra'd: 24 non-pass calls.
+MAX_AUCTION_SURCONTRA = 3 + 24 + 2 * 23 + 3
 MAX_DECLARATIONS = 8  # a card serves in one declaration (R7.4): at most 2 per seat
 MAX_GAME_LENGTH = NUM_CARDS + MAX_AUCTION + NUM_CARDS + MAX_DECLARATIONS
 MAX_UTILITY = 1000.0  # a loose bound on one deal's points difference (rekontra x4 included)
+MAX_UTILITY_SURCONTRA = 2000.0  # and under OPT-SURCONTRA (x8)
 INFO_SIZE = SIZE + MAX_AUCTION * NUM_CALLS
 _AUCTION_OFFSET = SIZE
 
@@ -85,11 +94,13 @@ class _BelotLogic:
     """The rules of the game in OpenSpiel's vocabulary, shared by the pyspiel and the pure state."""
 
     _dealer: int
+    _rules: Rules
     _deck: list[int]
     _box: _DealBox
 
-    def _init_logic(self, dealer: int) -> None:
+    def _init_logic(self, dealer: int, rules: Rules) -> None:
         self._dealer = dealer
+        self._rules = rules
         self._deck = []  # chance outcomes so far: cards in dealing order
         self._box = _DealBox(None)
 
@@ -133,7 +144,7 @@ class _BelotLogic:
                 hands: list[list[int]] = [[], [], [], []]
                 for seat, card in zip(_ORDERS[self._dealer], self._deck):
                     hands[seat].append(card)
-                self._box = _DealBox(Deal(self._dealer, hands))
+                self._box = _DealBox(Deal(self._dealer, hands, self._rules))
             return
         if not 0 <= action < NUM_ACTIONS:
             raise RuleError(f"{action!r} is not an action (0-{NUM_ACTIONS - 1})", "R5.1")
@@ -217,7 +228,7 @@ class _BelotLogic:
         return x
 
     def _information_state_tensor(self, player: int, private: bool = True) -> np.ndarray:
-        x = np.zeros(INFO_SIZE, dtype=np.float32)
+        x = np.zeros(info_size(self._rules), dtype=np.float32)
         x[:SIZE] = self._observation_tensor(player, private)
         deal = self._box.deal
         if deal is not None:
@@ -241,7 +252,7 @@ class _BelotLogic:
         assert deal is not None
         view = deal.view(player)
         f = inference.facts(view)
-        hands, chosen = _redeal(f, rng)
+        hands, chosen = _redeal(f, rng, self._rules)
         order = _ORDERS[self._dealer]
         own_known = 5 if view.phase == "auction" or view.contract < 0 else 8  # R2.3
         known = [i for i, seat in enumerate(order) if seat == player][:own_known]
@@ -260,7 +271,34 @@ class _BelotLogic:
         return deck, actions
 
 
-def _redeal(f: inference.Facts, rng: random.Random) -> tuple[list[int], list[list[int]]]:
+def _redeal(f: inference.Facts, rng: random.Random, rules: Rules | None = None,
+            tries: int = 200) -> tuple[list[int], list[list[int]]]:
+    """`_redeal_once`, and under `OPT-EIGHT-SPLIT` or `OPT-CARRE-FIRST` (where a sequence depends on
+    cards beyond its neighbours) again until every seat could have announced its kinds from its
+    eight cards (`inference.announceable`); the ids are then those it could have announced."""
+    rules = rules or Rules()
+    checks = bool(rules.options) and (EIGHT_SPLIT in rules.options or CARRE_FIRST in rules.options)
+    k = 0
+    while True:
+        hands, chosen = _redeal_once(f, rng, rules)
+        if not checks:
+            return hands, chosen
+        ok = True
+        for s in range(4):
+            if s != f.seat and f.announced[s]:
+                found = inference.announceable(hands[s] | f.played_by[s], f.announced[s], rules, chosen[s])
+                if found is None:
+                    ok = False
+                    break
+                chosen[s] = found
+        k += 1
+        if ok:
+            return hands, chosen
+        if k >= tries:
+            raise RuntimeError("no redeal in which the announced kinds are legal was found")
+
+
+def _redeal_once(f: inference.Facts, rng: random.Random, rules: Rules) -> tuple[list[int], list[list[int]]]:
     """The hidden cards of ``f`` dealt at random so that every fact holds: per seat its unseen
     cards, and the ids of the declarations chosen for the kinds it announced, in order.
 
@@ -291,14 +329,15 @@ def _redeal(f: inference.Facts, rng: random.Random) -> tuple[list[int], list[lis
             return True
         s, kind = todo[i]
         blocked = taken | (belote & ~f.must[s])
-        options = [d for d in inference.CANDIDATES[kind]
-                   if inference.declaration_fits(d, f.played_by[s], f.unseen, cannot[s], must[s], blocked, chosen[s])]
+        options = [d for d in inference.candidates(kind, rules)
+                   if inference.declaration_fits(d, f.played_by[s], f.unseen, cannot[s], must[s], blocked, chosen[s],
+                                                 rules)]
         rng.shuffle(options)
         for d in options:
             saved = must[s], cannot[s]
             need = d.mask & ~f.played_by[s]
             must[s] |= need
-            cannot[s] |= inference.run_neighbours(d) & f.unseen & ~must[s]
+            cannot[s] |= inference.run_neighbours(d, rules) & f.unseen & ~must[s]
             chosen[s].append(d)
             if possible() and choose(i + 1, taken | need):
                 return True
@@ -340,7 +379,7 @@ class BelotState(_BelotLogic):
     def __init__(self, game: BelotGame) -> None:
         self._game = game
         self._history: list[int] = []
-        self._init_logic(game.dealer)
+        self._init_logic(game.dealer, game.rules)
 
     def get_game(self) -> BelotGame:
         return self._game
@@ -401,16 +440,18 @@ class BelotState(_BelotLogic):
     def clone(self) -> BelotState:
         s = BelotState.__new__(BelotState)
         s._game, s._history, s._dealer, s._deck = self._game, self._history[:], self._dealer, self._deck[:]
+        s._rules = self._rules
         s._box = _DealBox(self._box.deal.clone() if self._box.deal is not None else None)
         return s
 
 
 class BelotGame:
-    """The game (pure Python); ``BelotGame({"dealer": 2})``."""
+    """The game (pure Python); ``BelotGame({"dealer": 2, "options": "OPT-SURCONTRA"})``."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         self.params = _check_params(params)
         self.dealer: int = self.params["dealer"]
+        self.rules: Rules = _rules(self.params)
 
     def new_initial_state(self) -> BelotState:
         return BelotState(self)
@@ -425,36 +466,59 @@ class BelotGame:
         return NUM_CARDS
 
     def max_game_length(self) -> int:
-        return MAX_GAME_LENGTH
+        return max_game_length(self.rules)
 
     def min_utility(self) -> float:
-        return -MAX_UTILITY
+        return -self.max_utility()
 
     def max_utility(self) -> float:
-        return MAX_UTILITY
+        return MAX_UTILITY_SURCONTRA if self.rules.has(SURCONTRA) else MAX_UTILITY
 
     def utility_sum(self) -> float:
         return 0.0
 
     def information_state_tensor_shape(self) -> list[int]:
-        return [INFO_SIZE]
+        return [info_size(self.rules)]
 
     def observation_tensor_shape(self) -> list[int]:
         return [SIZE]
 
     def __str__(self) -> str:
-        return f"{GAME_NAME}(dealer={self.dealer})"
+        opts = f",options={'+'.join(self.rules.options)}" if self.rules.options else ""
+        return f"{GAME_NAME}(dealer={self.dealer}{opts})"
 
 
 def _check_params(params: dict[str, Any] | None) -> dict[str, Any]:
     params = dict(params or {})
-    unknown = set(params) - {"dealer"}
+    unknown = set(params) - {"dealer", "options"}
     if unknown:
-        raise ValueError(f"unknown {GAME_NAME} parameter(s): {', '.join(sorted(unknown))} (known: dealer)")
+        raise ValueError(f"unknown {GAME_NAME} parameter(s): {', '.join(sorted(unknown))} (known: dealer, options)")
     dealer = params.setdefault("dealer", 0)
     if not isinstance(dealer, int) or not 0 <= dealer <= 3:
         raise ValueError(f"dealer must be a seat 0-3, not {dealer!r}")
+    params.setdefault("options", "")
+    _rules(params)  # UnsupportedOption (a ValueError) names a bad option
     return params
+
+
+def _rules(params: dict[str, Any]) -> Rules:
+    """The ``options`` parameter (names separated by ``+``, commas or spaces, or a list) as `Rules`."""
+    opts = params.get("options") or ""
+    names = [n for n in re.split(r"[+,\s]+", opts) if n] if isinstance(opts, str) else list(opts)
+    return Rules.from_options(names)
+
+
+def max_auction(rules: Rules) -> int:
+    return MAX_AUCTION_SURCONTRA if rules.has(SURCONTRA) else MAX_AUCTION
+
+
+def max_game_length(rules: Rules) -> int:
+    return NUM_CARDS + max_auction(rules) + NUM_CARDS + MAX_DECLARATIONS
+
+
+def info_size(rules: Rules) -> int:
+    """The information-state tensor's size: the encoding, then the longest auction one-hot."""
+    return SIZE + max_auction(rules) * NUM_CALLS
 
 
 def resample(state: Any, player: int, rng: random.Random | None = None) -> Any:
@@ -497,7 +561,7 @@ if pyspiel is not None:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"dealer": 0},
+        parameter_specification={"dealer": 0, "options": ""},
     )
     _GAME_INFO = pyspiel.GameInfo(
         num_distinct_actions=NUM_ACTIONS,
@@ -513,19 +577,29 @@ if pyspiel is not None:
         """The registered pyspiel game ``python_belot``."""
 
         def __init__(self, params: dict[str, Any] | None = None) -> None:
-            self.dealer = _check_params(params)["dealer"]
-            super().__init__(_GAME_TYPE, _GAME_INFO, params or {})
+            checked = _check_params(params)
+            self.dealer = checked["dealer"]
+            self.rules = _rules(checked)
+            info = _GAME_INFO
+            if self.rules.has(SURCONTRA):
+                info = pyspiel.GameInfo(
+                    num_distinct_actions=NUM_ACTIONS, max_chance_outcomes=NUM_CARDS, num_players=NUM_PLAYERS,
+                    min_utility=-MAX_UTILITY_SURCONTRA, max_utility=MAX_UTILITY_SURCONTRA, utility_sum=0.0,
+                    max_game_length=max_game_length(self.rules),
+                )
+            super().__init__(_GAME_TYPE, info, params or {})
 
         def new_initial_state(self) -> PyspielBelotState:
             return PyspielBelotState(self)
 
         def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> BelotObserver:
-            return BelotObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+            return BelotObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params,
+                                 info_size(self.rules))
 
     class PyspielBelotState(_BelotLogic, pyspiel.State):  # type: ignore[misc]
         def __init__(self, game: PyspielBelotGame) -> None:
             pyspiel.State.__init__(self, game)
-            self._init_logic(game.dealer)
+            self._init_logic(game.dealer, game.rules)
 
         def resample_from_infostate(self, player: int, sampler: Any) -> PyspielBelotState:
             """For OpenSpiel's Python ISMCTSBot, which calls it with a probability sampler."""
@@ -535,12 +609,12 @@ if pyspiel is not None:
         """OpenSpiel's PyObserver for python_belot: information state when ``perfect_recall``,
         else the observation; a public observer (no private info) hides the own cards."""
 
-        def __init__(self, iig_obs_type: Any, params: Any) -> None:
+        def __init__(self, iig_obs_type: Any, params: Any, size: int = INFO_SIZE) -> None:
             if params:
                 raise ValueError(f"observation parameters are not supported; got {params}")
             self.perfect_recall = bool(iig_obs_type.perfect_recall)
             self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
-            self.tensor = np.zeros(INFO_SIZE if self.perfect_recall else SIZE, np.float32)
+            self.tensor = np.zeros(size if self.perfect_recall else SIZE, np.float32)
             self.dict = {"observation": self.tensor}
 
         def set_from(self, state: PyspielBelotState, player: int) -> None:

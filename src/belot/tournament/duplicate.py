@@ -38,6 +38,7 @@ class TournamentSpec:
     seed: int = 0
     target: int = 151
     records: bool = False
+    options: tuple[str, ...] = ()  # the house rules every match is played under
 
 
 @dataclass(slots=True)
@@ -54,7 +55,8 @@ def half_spec(spec: TournamentSpec, k: int, half: int) -> MatchSpec:
     """Match ``half`` of pair ``k``: half 0 has bot A on team 0 (seats 0, 2), half 1 on team 1."""
     a, b = spec.bot_a, spec.bot_b
     seats = (a, b, a, b) if half == 0 else (b, a, b, a)
-    return MatchSpec(seats=seats, seed=spec.seed, index=k, target=spec.target, record=spec.records)
+    return MatchSpec(seats=seats, seed=spec.seed, index=k, target=spec.target, record=spec.records,
+                     options=spec.options)
 
 
 def play_pair(args: tuple[TournamentSpec, int]) -> PairOutcome:

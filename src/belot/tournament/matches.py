@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..contracts import Rules
 from ..game import Match
 
 MAX_DEALS = 1000  # a match still going after this many deals is a broken bot (e.g. one that always passes)
@@ -52,6 +53,7 @@ class MatchSpec:
     target: int = 151
     record: bool = False  # return the record text
     observations: bool = False  # return the encoded observations (.npz bytes)
+    options: tuple[str, ...] = ()  # the house rules in force (docs/rules.md section 6), in the record too
 
 
 @dataclass(slots=True)
@@ -72,7 +74,7 @@ def play_match(spec: MatchSpec) -> MatchOutcome:
 
     rng = random.Random(derive_seed(spec.seed, "deals", spec.index))
     players = [f"bot:{bot_key(n)}" for n in spec.seats]
-    match = Match(target=spec.target, rng=rng, players=players)
+    match = Match(Rules.from_options(spec.options), target=spec.target, rng=rng, players=players)
     times: list[list[float]] = [[], [], [], []]
     bots: list[Any] = []
     bots_deal = -1

@@ -128,6 +128,8 @@ def figures(spec: TournamentSpec, pairs: Sequence[PairOutcome], timing: bool = T
             "pairs_lost_both": k - both - split,
         },
     }
+    if spec.options:  # the house rules (absent under the defaults, so default figures are unchanged)
+        out["options"] = list(spec.options)
     out["contracts"] = {"a": bids[0], "b": bids[1]}  # over all deals played, both halves
     if timing:
         out["timing"] = {"a": timing_summary(times[0]), "b": timing_summary(times[1])}

@@ -24,11 +24,24 @@ from rich.console import Console
 from rich.text import Text
 
 from .. import declarations as decl
-from ..auction import parse_call
+from ..auction import KONTRA, SURKONTRA, call_slot, parse_call
 from ..bots import REGISTRY, Bot, make_bot
 from ..cards import CARD_NAMES, mask_of, parse_card
+from ..contracts import NO_SHUFFLE, Rules
 from ..errors import RuleError
-from ..game import BELOTE_BASE, CALL_BASE, CHANCE, DECLARE_BASE, PLAY, Match, SeatView, deal_hands
+from ..game import (
+    BELOTE_BASE,
+    CALL_BASE,
+    CHANCE,
+    DECLARE_BASE,
+    PLAY,
+    Match,
+    SeatView,
+    cut_pack,
+    deal_hands,
+    deal_pack,
+    gathered_pack,
+)
 from ..record import write
 from ..visibility import seen_action
 from .render import (
@@ -76,10 +89,13 @@ def first_deal(seed: int) -> tuple[int, list[list[int]]]:
 
 
 def next_hands(match: Match) -> list[list[int]]:
-    """The hands of the next deal: shuffled from the first deal's cards and the deal index."""
+    """The hands of the next deal: shuffled from the first deal's cards and the deal index (under
+    `OPT-NO-SHUFFLE` the last deal's cards gathered and cut, the cut drawn from the same source)."""
     rng = random.Random(f"belot-play:{_deal_key(match)}:{len(match.deals)}")
     dealer = match.next_dealer
     assert dealer is not None
+    if match.deals and match.rules.has(NO_SHUFFLE):
+        return deal_pack(cut_pack(gathered_pack(match.deals[-1]), rng), dealer)
     return deal_hands(rng, dealer)
 
 
@@ -189,6 +205,9 @@ class Game:
         self.say("tui.saved_at", path=self.path, style="dim")
         if self.seed is not None:
             self.say("tui.seed", seed=self.seed, style="dim")
+        if m.rules.options:  # the house rules, named in this language with their ids
+            self.say("tui.options", options=", ".join(self.words.option(o) for o in m.rules.options),
+                     style="bold yellow")
         while not m.is_over:
             if m.current_player == CHANCE:
                 with hold_interrupt():
@@ -220,7 +239,11 @@ class Game:
         seen = seen_action(action, seat, self.seating.human)
         text = Text(f"  {self.seating.name(self.words, seat)}: ", style="dim")
         if "call" in seen:
-            text.append(self.words.call(parse_call(seen["call"])), style="bold")
+            call = parse_call(seen["call"])
+            calls = self.match.view(self.seating.human).calls
+            if call == KONTRA and calls and calls[-1] == (seat, SURKONTRA):
+                call = SURKONTRA  # the kontra slot over a rekontra (OPT-SURCONTRA)
+            text.append(self.words.call(call), style="bold")
         elif "announce" in seen or "declare" in seen:
             text.append(self.words.kind(seen.get("announce") or seen["kind"]), style="bold magenta")
             if "declare" in seen:
@@ -300,7 +323,9 @@ class Game:
         return [DECLARE_BASE + i for i in declarations] + [action]
 
     def ask_call(self, view: SeatView) -> int:
-        calls = [a - CALL_BASE for a in view.legal_actions]
+        # the kontra slot over a rekontra is surkontra (OPT-SURCONTRA): shown and typed as such
+        calls = [SURKONTRA if a - CALL_BASE == KONTRA and view.multiplier == 4 else a - CALL_BASE
+                 for a in view.legal_actions]
         while True:
             self.console.print(calls_line(self.words, calls))
             text = self.ask("tui.prompt.call")
@@ -309,16 +334,18 @@ class Game:
             if text.isdigit():
                 n = int(text)
                 if 1 <= n <= len(calls):
-                    return CALL_BASE + calls[n - 1]
+                    return CALL_BASE + call_slot(calls[n - 1])
                 self.say("tui.err.number", style="red", n=len(calls))
                 continue
             call = self.words.parse_call(text)
+            if call == KONTRA and SURKONTRA in calls:
+                call = SURKONTRA
             if call is None:
                 self.say("tui.err.unknown_call", style="red", text=text)
             elif call not in calls:
                 self.say("tui.err.call_not_now", style="red", call=self.words.call(call))
             else:
-                return CALL_BASE + call
+                return CALL_BASE + call_slot(call)
 
     def ask_card(self, view: SeatView) -> int:
         legal = numbered_cards(view)
@@ -394,9 +421,10 @@ class Game:
         return text
 
 
-def new_setup(seed: int, target: int, players: list[str], directory: str) -> Setup:
-    """A new match, its first deal dealt, and the file it will be saved in."""
-    match = Match(target=target, players=players)
+def new_setup(seed: int, target: int, players: list[str], directory: str, rules: Rules | None = None) -> Setup:
+    """A new match under ``rules`` (the house rules, saved in the record), its first deal dealt,
+    and the file it will be saved in."""
+    match = Match(rules, target=target, players=players)
     dealer, hands = first_deal(seed)
     match.first_dealer = dealer
     match.deal(hands, dealer)

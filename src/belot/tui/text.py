@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ..auction import CALL_NAMES
 from ..cards import RANKS, SUITS, parse_card
+from ..contracts import SUPPORTED_OPTIONS
 from ..declarations import KINDS
 from ..i18n import LANGUAGES, t
 
@@ -41,7 +42,8 @@ def dynamic_keys() -> list[str]:
     keys += [f"term.{o}" for o in OUTCOMES]
     keys += [f"tui.seat.{i}" for i in range(4)]
     keys += [f"tui.cmd.{c}" for c in COMMANDS]
-    keys += [f"tui.mult.{m}" for m in (2, 4)]
+    keys += [f"tui.mult.{m}" for m in (2, 4, 8)]
+    keys += [f"tui.option.{o}" for o in SUPPORTED_OPTIONS]
     return keys
 
 
@@ -56,6 +58,10 @@ class Words:
 
     def call(self, call: int) -> str:
         return self.t(f"call.{CALL_NAMES[call]}")
+
+    def option(self, name: str) -> str:
+        """A house rule's name in this language, with its id: ``Surcontra ×8 (OPT-SURCONTRA)``."""
+        return f"{self.t(f'tui.option.{name}')} ({name})"
 
     def seat(self, rel: int) -> str:
         """Name of the seat ``rel`` places after the player's own (0 = the player)."""

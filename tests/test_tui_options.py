@@ -1,0 +1,141 @@
+"""The terminal game under house rules (docs/rules.md section 6): ``belot play --option NAME``
+names the rules at the start (translated, with the id) and keeps them on ``--resume``; a
+surkontra (OPT-SURCONTRA, R3.3) is offered, read and shown as such, and the x8 on the table."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import sys
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from rich.text import Text
+
+from belot.auction import BID_BASE, KONTRA, REKONTRA, SURKONTRA
+from belot.contracts import Rules, S
+from belot.game import CALL_BASE, Match
+from belot.i18n import LANGUAGES, t
+from belot.tui.render import Seating, auction_text, contract_text, render_table
+from belot.tui.session import Game, Setup, next_hands
+from belot.tui.text import Words
+
+SURCONTRA = Rules.from_options(["OPT-SURCONTRA"])
+
+
+def _match(dealer: int) -> Match:
+    rng = random.Random(1)
+    cards = list(range(32))
+    rng.shuffle(cards)
+    m = Match(SURCONTRA, players=["me", "bot:random", "bot:random", "bot:random"])
+    m.first_dealer = dealer
+    m.deal([cards[0:8], cards[8:16], cards[16:24], cards[24:32]], dealer)
+    return m
+
+
+@pytest.mark.parametrize("typed", ["1", "surkontra", "Surcontra", "kontra", "sürkontra"])
+def test_surkontra_is_offered_read_and_applied_through_the_kontra_slot(tmp_path: Path, typed: str) -> None:
+    m = _match(0)  # seat 1 bids, seat 2 doubles, seat 3 redoubles: seat 0 (the person) may surkontra
+    for call in (BID_BASE + S, KONTRA, REKONTRA):
+        m.apply(CALL_BASE + call)
+    view = m.view(0)
+    out = io.StringIO()
+    prompts: list[str] = []
+
+    def read(prompt: Text) -> str:
+        prompts.append(prompt.plain)
+        return typed
+
+    game = Game(Setup(m, str(tmp_path / "g.json"), human=0), Words("en"), Console(file=out, width=100), 0, read)
+    calls = [a - CALL_BASE for a in view.legal_actions]
+    if typed == "1":
+        typed_index = calls.index(KONTRA) + 1
+        game._read = lambda prompt: str(typed_index)
+    action = game.ask_call(view)
+    assert action == CALL_BASE + KONTRA
+    assert "Surcontra (surkontra)" in out.getvalue()
+    m.apply(action)
+    after = m.view(0)
+    assert after.calls[-1] == (0, SURKONTRA) and after.multiplier == 8
+    seating = Seating(0, ("me", "bot:random", "bot:random", "bot:random"))
+    assert "Surcontra" in auction_text(after, Words("en"), seating).plain
+    assert "Surcontra ×8" in contract_text(after, Words("en"), seating).plain
+    console = Console(file=io.StringIO(), width=100, record=True)
+    console.print(render_table(after, Words("en"), seating, numbered=False))
+    assert "Surcontra ×8" in console.export_text()
+
+
+def test_a_bots_surkontra_is_shown_as_surkontra(tmp_path: Path) -> None:
+    m = _match(3)  # seat 0 bids, seat 1 doubles, seat 2 redoubles, seat 3 (a bot) surkontras
+    for call in (BID_BASE + S, KONTRA, REKONTRA, KONTRA):
+        m.apply(CALL_BASE + call)
+    out = io.StringIO()
+    game = Game(Setup(m, str(tmp_path / "g.json"), human=0), Words("en"), Console(file=out, width=100), 0,
+                lambda prompt: "")
+    game.show_bot_action(3, CALL_BASE + KONTRA)
+    assert "Surcontra" in out.getvalue()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_option_and_x8_have_a_name_in_every_language(lang: str) -> None:
+    from belot.contracts import SUPPORTED_OPTIONS
+
+    w = Words(lang)
+    for o in SUPPORTED_OPTIONS:
+        assert w.option(o).endswith(f" ({o})") and not w.option(o).startswith("tui.")
+    assert "8" in w.t("tui.mult.8")
+
+
+def test_no_shuffle_deals_the_gathered_pack_cut() -> None:
+    """OPT-NO-SHUFFLE (R2.2) in the terminal game: the next deal is the last deal's cards gathered
+    and cut, so the hands hold the same cards."""
+    m = Match(Rules.from_options(["OPT-NO-SHUFFLE"]), players=["me", "bot:random", "bot:random", "bot:random"])
+    m.first_dealer = 0
+    rng = random.Random(2)
+    cards = list(range(32))
+    rng.shuffle(cards)
+    m.deal([cards[0:8], cards[8:16], cards[16:24], cards[24:32]], 0)
+    for _ in range(4):
+        m.apply(CALL_BASE)  # all pass: the hands are gathered from the forehand on
+    hands = next_hands(m)
+    from belot.game import cut_pack, deal_pack, gathered_pack
+    from belot.tui.session import _deal_key
+
+    cut = random.Random(f"belot-play:{_deal_key(m)}:{len(m.deals)}")  # next_hands' own source
+    assert hands == deal_pack(cut_pack(gathered_pack(m.deals[-1]), cut), 1)
+    assert sorted(c for h in hands for c in h) == list(range(32))
+
+
+# -- the real program -----------------------------------------------------------------------------
+
+pexpect = pytest.importorskip("pexpect")
+
+
+def test_play_names_the_option_and_resume_keeps_it(tmp_path: Path) -> None:
+    import os
+
+    env = dict(os.environ, BELOT_DATA_DIR=str(tmp_path), TERM="dumb", NO_COLOR="1", COLUMNS="100")
+    argv = ["-m", "belot", "play", "--pause", "0", "--lang", "en", "--partner", "random", "--opponents", "random",
+            "--seed", "5", "--option", "OPT-CARRE-FIRST"]
+    child = pexpect.spawn(sys.executable, argv, env=env, encoding="utf-8", dimensions=(60, 100), timeout=30)
+    out = io.StringIO()
+    child.logfile_read = out
+    named = t("tui.options", "en").format(options=t("tui.option.OPT-CARRE-FIRST", "en") + " (OPT-CARRE-FIRST)")
+    child.expect_exact(named)
+    child.expect_exact(t("tui.prompt.call", "en") + " > ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    saved = next(tmp_path.rglob("*.json"))
+    assert json.loads(saved.read_text(encoding="utf-8"))["options"] == ["OPT-CARRE-FIRST"]
+    child = pexpect.spawn(sys.executable, ["-m", "belot", "play", "--pause", "0", "--lang", "en", "--resume", str(saved)],
+                          env=env, encoding="utf-8", dimensions=(60, 100), timeout=30)
+    child.expect_exact(named)
+    child.expect_exact(t("tui.prompt.call", "en") + " > ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert json.loads(saved.read_text(encoding="utf-8"))["options"] == ["OPT-CARRE-FIRST"]
