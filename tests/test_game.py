@@ -226,3 +226,55 @@ def test_deal_over_refuses_actions():
     assert d.phase == OVER and d.legal_actions() == []
     with pytest.raises(RuleError):
         d.apply(card("7C"))
+
+
+def test_r2_2_fast_shuffle_is_the_rngs_own_shuffle():
+    """deal_hands shuffles a plain random.Random without its method calls: the same deck from the
+    same state, and the generator left in the same state, as ``rng.shuffle`` (R2.2-R2.3)."""
+    for seed in range(2000):
+        fast, ref = random.Random(seed), random.Random(seed)
+        dealer = seed & 3
+        deck = list(range(32))
+        ref.shuffle(deck)
+        expected: list[list[int]] = [[], [], [], []]
+        pos = 0
+        for size in (3, 2, 3):
+            for k in range(1, 5):
+                expected[(dealer + k) & 3].extend(deck[pos : pos + size])
+                pos += size
+        assert deal_hands(fast, dealer) == expected
+        assert fast.getstate() == ref.getstate()
+
+
+def test_cached_legal_sets_equal_the_rules_computed_afresh():
+    """`Deal` caches per hand the belote pairs and the trick-1 declaration options; along random
+    deals its legal actions equal the rules applied to the position from scratch (R5, R7.1-R7.7)."""
+    from belot.cards import KING, QUEEN, cards_of
+    from belot.contracts import AT, NT
+    from belot.declarations import declarable
+    from belot.game import BELOTE_BASE, DECLARE_BASE, PLAY
+    from belot.play import legal_cards
+
+    rng = random.Random(11)
+    for _ in range(400):
+        dealer = rng.randrange(4)
+        d = Deal(dealer, deal_hands(rng, dealer))
+        while not d.is_over:
+            legal = d.legal_actions()
+            if d.phase == PLAY:
+                seat, t = d.to_move, d.table
+                hand = d.hands[seat]
+                partner = d.win_seat >= 0 and (d.win_seat ^ seat) & 1 == 0
+                cards = legal_cards(hand, t, d.led, d.win_card, partner)
+                expected = cards_of(cards)
+                if t.contract != NT:
+                    for c in cards_of(cards):
+                        suit = c >> 3
+                        kq = (1 << (8 * suit + KING)) | (1 << (8 * suit + QUEEN))
+                        trump = t.contract == AT and (d.led < 0 or d.led == suit) or t.contract == suit
+                        if c & 7 in (KING, QUEEN) and trump and hand & kq == kq:
+                            expected.append(BELOTE_BASE + c)
+                    if not d.trick_winners:
+                        expected += [DECLARE_BASE + i for i in declarable(hand, d.declared[seat])]
+                assert sorted(legal) == sorted(expected)
+            d.apply(rng.choice(legal))

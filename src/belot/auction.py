@@ -81,7 +81,12 @@ class Auction:
     def apply(self, call: int) -> None:
         if not (self.legal_mask() >> call) & 1:
             raise RuleError(*self.explain(call))
-        seat = self.to_call
+        self.record(call)
+
+    def record(self, call: int) -> None:
+        """Apply a call already known to be legal (`apply` without the check, for a caller that
+        checked it against `legal_mask`)."""
+        seat = (self.first + len(self.calls)) & 3
         self.calls.append(call)
         if call == PASS:
             self.passes += 1

@@ -17,8 +17,9 @@ of one seat and holds nothing that seat may not see.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from . import declarations as decl
 from .auction import BID_BASE, CALL_NAMES, KONTRA, NUM_CALLS, PASS, REKONTRA, Auction
@@ -61,16 +62,44 @@ def action_name(action: int) -> str:
 
 def deal_hands(rng: random.Random, dealer: int) -> list[list[int]]:
     """Shuffle and deal per R2.2-R2.3: 3 each from the forehand, 2 each, then 3 each after bidding."""
+    if type(rng) is random.Random:
+        deck = _shuffled_deck(rng.getrandbits)
+    else:
+        deck = list(range(NUM_CARDS))
+        rng.shuffle(deck)
+    return [list(take(deck)) for take in _DEALING[dealer]]
+
+
+def _shuffled_deck(getrandbits: Callable[[int], int]) -> list[int]:
+    """``random.Random.shuffle`` of the 32 cards in order, step for step (the same swaps from the
+    same draws, so the same deck from the same state; tests/test_game.py checks it on many seeds),
+    without its two method calls per card."""
     deck = list(range(NUM_CARDS))
-    rng.shuffle(deck)
-    hands: list[list[int]] = [[], [], [], []]
+    for i in range(NUM_CARDS - 1, 0, -1):
+        n = i + 1
+        k = _BIT_LENGTH[n]
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+_BIT_LENGTH = tuple(n.bit_length() for n in range(NUM_CARDS + 1))
+
+
+def _dealing_order(dealer: int) -> tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]:
+    """Per seat, the positions in the shuffled deck of its cards, in the order dealt (R2.3)."""
+    picks: list[list[int]] = [[], [], [], []]
     pos = 0
     for size in (3, 2, 3):
         for k in range(1, 5):
-            seat = (dealer + k) & 3
-            hands[seat].extend(deck[pos : pos + size])
+            picks[(dealer + k) & 3].extend(range(pos, pos + size))
             pos += size
-    return hands
+    return tuple(itemgetter(*p) for p in picks)
+
+
+_DEALING = tuple(_dealing_order(dealer) for dealer in range(4))
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,8 +147,9 @@ class Deal:
 
     __slots__ = (
         "rules", "dealer", "dealt", "hands", "pot", "phase", "auction", "table", "to_move",
-        "trick", "trick_seats", "leader", "led", "win_card", "win_seat", "trick_winners",
+        "trick", "leader", "led", "win_card", "win_seat", "trick_winners",
         "team_points", "declared", "belotes", "actions", "actors", "result", "_legal",
+        "_kq", "_options",
     )
 
     def __init__(
@@ -137,7 +167,6 @@ class Deal:
         self.table = TABLES[0]
         self.to_move = (dealer + 1) & 3  # R3.1: the forehand calls first
         self.trick: list[int] = []
-        self.trick_seats: list[int] = []
         self.leader = -1
         self.led = -1
         self.win_card = -1
@@ -150,6 +179,10 @@ class Deal:
         self.actors: list[int] = []
         self.result: DealResult | None = None
         self._legal = -1
+        # Per seat, caches of facts of its hand fixed when the auction ends (see `_start_play`):
+        # the king-queen pairs it may announce belote with, and its trick-1 declaration options.
+        self._kq: tuple[int, ...] = (0, 0, 0, 0)
+        self._options: list[list[int] | None] = [None, None, None, None]
 
     # -- the state API -------------------------------------------------------------------------
 
@@ -169,6 +202,11 @@ class Deal:
     def forehand(self) -> int:
         return (self.dealer + 1) & 3
 
+    @property
+    def trick_seats(self) -> list[int]:
+        """The seat of each card of the trick being played, from its leader."""
+        return [(self.leader + k) & 3 for k in range(len(self.trick))]
+
     def legal_actions(self) -> list[int]:
         phase = self.phase
         if phase == PLAY:
@@ -177,11 +215,10 @@ class Deal:
                 legal = self._legal_cards()
             sc = _SUIT_CARDS
             out = [*sc[0][legal & 0xFF], *sc[1][legal >> 8 & 0xFF], *sc[2][legal >> 16 & 0xFF], *sc[3][legal >> 24]]
-            if self.table.contract == NT:
-                return out
-            belote = self._belote_cards(legal)
-            if belote:
-                out.extend(BELOTE_BASE + c for c in cards_of(belote))
+            if self._kq[self.to_move]:
+                belote = self._belote_cards(legal)
+                if belote:
+                    out.extend(BELOTE_BASE + c for c in cards_of(belote))
             if not self.trick_winners:
                 out.extend(DECLARE_BASE + i for i in self._declarable())
             return out
@@ -230,11 +267,11 @@ class Deal:
         d = Deal.__new__(Deal)
         d.rules, d.dealer, d.dealt, d.hands, d.pot = self.rules, self.dealer, self.dealt, self.hands[:], self.pot
         d.phase, d.auction, d.table, d.to_move = self.phase, self.auction.copy(), self.table, self.to_move
-        d.trick, d.trick_seats, d.leader, d.led = self.trick[:], self.trick_seats[:], self.leader, self.led
+        d.trick, d.leader, d.led = self.trick[:], self.leader, self.led
         d.win_card, d.win_seat, d.trick_winners = self.win_card, self.win_seat, self.trick_winners[:]
         d.team_points, d.declared = self.team_points[:], [x[:] for x in self.declared]
         d.belotes, d.actions, d.actors = self.belotes[:], self.actions[:], self.actors[:]
-        d.result, d._legal = self.result, self._legal
+        d.result, d._legal, d._kq, d._options = self.result, self._legal, self._kq, self._options[:]
         return d
 
     def view(self, seat: int) -> SeatView:
@@ -254,12 +291,11 @@ class Deal:
     def _belote_cards(self, legal: int) -> int:
         """R7.7: the legal cards that may be played with belote: the king or the queen of trumps
         (any suit in AT, when it is led or leads) while the seat holds both, unplayed."""
-        contract = self.table.contract
-        if contract == NT:
+        kq = self._kq[self.to_move]  # the pairs of trumps dealt to the seat, 0 in NT
+        if not kq:
             return 0
         hand = self.hands[self.to_move]
-        if contract != AT:
-            kq = _KQ[contract]
+        if self.table.contract != AT:
             return legal & kq if hand & kq == kq else 0
         out = 0
         for s in range(4):
@@ -273,7 +309,11 @@ class Deal:
         if self.table.contract == NT or self.trick_winners:
             return []
         seat = self.to_move
-        return decl.declarable(self.hands[seat], self.declared[seat])
+        options = self._options[seat]
+        if options is None:  # the hand is whole in trick 1 until the seat plays: computed once per
+            # announcement, not at each look
+            options = self._options[seat] = decl.declarable(self.hands[seat], self.declared[seat])
+        return options
 
     def _call_mask(self) -> int:
         """R3.1-R3.4: the calls the seat to move may make (9 bits).  A record of a deal that holds
@@ -321,12 +361,12 @@ class Deal:
 
     def _call(self, call: int) -> None:
         a = self.auction
-        seat = a.to_call
-        a.apply(call)
+        seat = self.to_move
+        a.record(call)  # `apply` checked it against `_call_mask`, a subset of the auction's legal calls
         self.actions.append(CALL_BASE + call)
         self.actors.append(seat)
         if not a.done:
-            self.to_move = a.to_call
+            self.to_move = (seat + 1) & 3
             return
         if a.contract == NO_CONTRACT:  # R3.6: all passed, nothing scored, the pot stays
             self._finish_redeal()
@@ -335,10 +375,20 @@ class Deal:
         self.table = TABLES[a.contract]
         self.to_move = self.leader = self.forehand  # R5.1
         self._legal = -1
+        self._start_play(a.contract)
+
+    def _start_play(self, contract: int) -> None:
+        """Cache what a hand allows for the whole play: the king-queen pairs of trumps each seat
+        was dealt (R7.7), a superset of those it may still announce belote with."""
+        if contract == NT:
+            return
+        pairs = _KQ if contract == AT else (_KQ[contract],)
+        self._kq = tuple(sum(kq for kq in pairs if hand & kq == kq) for hand in self.hands)
 
     def _declare(self, i: int) -> None:
         seat = self.to_move
         self.declared[seat].append(i)
+        self._options[seat] = None
         self.actions.append(DECLARE_BASE + i)
         self.actors.append(seat)
 
@@ -354,7 +404,6 @@ class Deal:
         self._legal = -1
         trick = self.trick
         trick.append(card)
-        self.trick_seats.append(seat)
         n = len(trick)
         if n == 1:
             self.led = card >> 3
@@ -380,7 +429,6 @@ class Deal:
         last = len(winners) == 8
         self.team_points[winner & 1] += trick_points(t, trick, last)
         self.trick = []
-        self.trick_seats = []
         self.led = self.win_card = self.win_seat = -1
         self.to_move = self.leader = winner  # R5.1
         if last:

@@ -35,8 +35,10 @@ def trick_points(t: ContractTable, cards: Sequence[int], last: bool) -> int:
     >>> trick_points(TABLES[NT], [7, 15, 23, 31], last=True)   # the four aces, last trick
     54
     """
-    pts = t.points
-    return sum(pts[c] for c in cards) + (LAST_TRICK_BONUS if last else 0)
+    return sum(map(t.points.__getitem__, cards)) + (LAST_TRICK_BONUS if last else 0)
+
+
+_ODD = (1).__and__  # seat -> its team
 
 
 def valat_team(trick_winners: Sequence[int]) -> int | None:
@@ -47,7 +49,7 @@ def valat_team(trick_winners: Sequence[int]) -> int | None:
     """
     if len(trick_winners) != 8:
         return None
-    teams = sum(w & 1 for w in trick_winners)
+    teams = sum(map(_ODD, trick_winners))
     return 1 if teams == 8 else 0 if teams == 0 else None
 
 
@@ -122,7 +124,7 @@ def deal_result(
     """
     mult = TABLES[contract].multiplier
     cards = (card_points[0] * mult, card_points[1] * mult)  # R6.3
-    if contract == NT:
+    if contract == NT or not any(declared):  # R7.1; most deals have no declaration to contest
         decls = (0, 0)
     else:
         c0, c1 = decl.contest((
@@ -133,7 +135,7 @@ def deal_result(
         belote[seat & 1] += BELOTE_POINTS
     if valat is None:
         valat = valat_team(tricks)
-    totals = [cards[k] + decls[k] + belote[k] for k in (0, 1)]
+    totals = [cards[0] + decls[0] + belote[0], cards[1] + decls[1] + belote[1]]
     if valat is not None:
         totals[valat] += VALAT_BONUS  # R8, not doubled in NT
     s = score_deal(contract, declarer & 1, (totals[0], totals[1]), multiplier, pot)
@@ -141,7 +143,7 @@ def deal_result(
         contract=contract, declarer=declarer, multiplier=multiplier, tricks=tuple(tricks),
         card_points=cards, declarations=decls, belote=(belote[0], belote[1]), valat=valat,
         totals=(totals[0], totals[1]), outcome=s.outcome, points=s.points, pot=s.pot,
-        declared=tuple(tuple(x) for x in declared),
+        declared=tuple(map(tuple, declared)),
     )
 
 
