@@ -87,7 +87,7 @@ def test_r1_2_partners_opposite():
 
 def _play_first_legal(d: Deal) -> None:
     while not d.is_over:
-        d.apply([a for a in d.legal_actions() if a < 32][0])
+        d.apply(next(a for a in d.legal_actions() if a < 32))
 
 
 def valat_deal(dealer: int = 3) -> Deal:
@@ -131,7 +131,7 @@ def test_r12_2_capot_example_no_going_out_on_a_valat():
     d = m.deal(valat_deal(3).dealt, 3)
     bid(m, "S pass pass pass")
     while not d.is_over:
-        m.apply([a for a in m.legal_actions() if a < 32][0])
+        m.apply(next(a for a in m.legal_actions() if a < 32))
     assert m.score == [165, 100] and m.winner is None  # R12.2: the match goes on
     m.deal(make_hands({}), 0)
     for _ in range(4):
@@ -140,7 +140,7 @@ def test_r12_2_capot_example_no_going_out_on_a_valat():
     d = m.deal(deal_hands(random.Random(0), 1), 1)
     bid(m, "H pass pass pass")
     while not d.is_over:
-        m.apply([a for a in m.legal_actions() if a < 32][0])
+        m.apply(next(a for a in m.legal_actions() if a < 32))
     assert d.result.valat is None
     assert m.winner == 0 and m.current_player == TERMINAL and m.is_over
     with pytest.raises(RuleError, match=r"match is over \(R12\.1\)"):

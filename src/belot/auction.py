@@ -43,7 +43,7 @@ def bid_contract(call: int) -> int:
 class Auction:
     """Bidding state of one deal.  Seats are 0-3 in calling order from the forehand ``first``."""
 
-    __slots__ = ("first", "calls", "contract", "declarer", "multiplier", "passes", "done")
+    __slots__ = ("calls", "contract", "declarer", "done", "first", "multiplier", "passes")
 
     def __init__(self, first: int) -> None:
         self.first = first

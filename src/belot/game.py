@@ -146,10 +146,9 @@ class Deal:
     """One deal: auction, declarations and play, then its score (R2-R11)."""
 
     __slots__ = (
-        "rules", "dealer", "dealt", "hands", "pot", "phase", "auction", "table", "to_move",
-        "trick", "leader", "led", "win_card", "win_seat", "trick_winners",
-        "team_points", "declared", "belotes", "actions", "actors", "result", "_legal",
-        "_kq", "_options",
+        "_kq", "_legal", "_options", "actions", "actors", "auction", "belotes", "dealer", "dealt",
+        "declared", "hands", "leader", "led", "phase", "pot", "result", "rules", "table", "team_points",
+        "to_move", "trick", "trick_winners", "win_card", "win_seat",
     )
 
     def __init__(
@@ -669,7 +668,7 @@ def _explain_declaration(i: int, hand: int, announced: list[int]) -> str:
 
 
 __all__ = [
-    "AUCTION", "BELOTE_BASE", "CALL_BASE", "CARD_BASE", "CHANCE", "DECLARE_BASE", "NUM_ACTIONS",
-    "OVER", "PLAY", "TERMINAL", "BELOTE_POINTS", "Deal", "DealResult", "Match", "SeatView", "action_name", "deal_hands",
-    "KONTRA", "REKONTRA", "PASS", "BID_BASE", "SUIT_MASKS",
+    "AUCTION", "BELOTE_BASE", "BELOTE_POINTS", "BID_BASE", "CALL_BASE", "CARD_BASE", "CHANCE",
+    "DECLARE_BASE", "KONTRA", "NUM_ACTIONS", "OVER", "PASS", "PLAY", "REKONTRA", "SUIT_MASKS", "TERMINAL",
+    "Deal", "DealResult", "Match", "SeatView", "action_name", "deal_hands",
 ]
