@@ -199,22 +199,86 @@ def _flat(seat_offsets: list[tuple[int, int]]) -> np.ndarray:
     return np.array([o * SIZE + i for o, i in seat_offsets], dtype=np.intp)
 
 
-# Card ``c`` played by ``seat`` in trick ``k``: the entries every observer sets to 1 (history,
-# played, trick), and the unseen entries of the three others that go to 0.
-_PLAY_ONES = tuple(
+def _card_writes(seat: int, k: int, c: int, pos: int) -> tuple[np.ndarray, np.ndarray]:
+    """(flat indices, values) of card ``c`` played by ``seat`` as card ``pos`` of trick ``k``: what
+    every observer sees of it (history, played, trick set; unseen cleared), the card leaving the
+    player's own hand, the leader of the trick for a lead, and the turn leaving the player, to the
+    next seat within the trick (after the fourth card the winner's turn is set as the trick closes)."""
+    ones: list[tuple[int, int]] = []
+    zeros: list[tuple[int, int]] = [(seat, _HAND + c)]
+    for o in range(4):
+        r = (seat - o) & 3
+        ones += [(o, _HISTORY + 128 * k + 32 * r + c), (o, _PLAYED + 32 * r + c), (o, _TRICK + 32 * r + c)]
+        zeros.append((o, _UNSEEN + c))
+        if pos == 0:
+            ones.append((o, _LEADERS + 4 * k + r))
+        zeros.append((o, _TO_MOVE + r))
+        if pos < 3:
+            ones.append((o, _TO_MOVE + ((seat + 1 - o) & 3)))
+    return _flat(zeros + ones), np.array([0.0] * len(zeros) + [1.0] * len(ones), dtype=DTYPE)
+
+
+# _CARD_WRITES[pos][seat][k][card]: one fancy-indexed write per card played (pos 1 and 2 alike).
+_CARD_WRITES = tuple(
+    tuple(tuple(tuple(_card_writes(seat, k, c, pos) for c in range(NUM_CARDS)) for k in range(8)) for seat in range(4))
+    for pos in range(4)
+)
+_DECL_CARDS = tuple(tuple(d.cards) for d in DECLARATIONS)
+_TO_MOVE_ONES = tuple(_flat([(o, _TO_MOVE + ((s - o) & 3)) for o in range(4)]) for s in range(4))
+# _WINNER_ONES[k][winner]: trick k won by ``winner``, who is to lead next (none after the last)
+_WINNER_ONES = tuple(
+    tuple(
+        _flat([(o, _WINNERS + 4 * k + ((w - o) & 3)) for o in range(4)]
+              + ([(o, _TO_MOVE + ((w - o) & 3)) for o in range(4)] if k < 7 else []))
+        for w in range(4)
+    )
+    for k in range(8)
+)
+
+
+def _switch(base: int, width: int, relative: bool) -> tuple[tuple[tuple[np.ndarray, np.ndarray], ...], ...]:
+    """``[old + 1][new]``: (flat indices, values) moving a one-hot section of every observer's row
+    from ``old`` (-1: nothing set yet) to ``new``; a seat is shown relative to each observer."""
+    def at(o: int, v: int) -> tuple[int, int]:
+        return (o, base + ((v - o) & 3 if relative else v))
+
+    table = []
+    for old in range(-1, width):
+        row = []
+        for new in range(width):
+            zeros = [at(o, old) for o in range(4)] if old >= 0 else []
+            ones = [at(o, new) for o in range(4)]
+            row.append((_flat(zeros + ones), np.array([0.0] * len(zeros) + [1.0] * len(ones), dtype=DTYPE)))
+        table.append(tuple(row))
+    return tuple(table)
+
+
+_TO_MOVE_SWITCH = _switch(_TO_MOVE, 4, relative=True)
+_PASSES_SWITCH = _switch(_PASSES, 4, relative=False)
+_CONTRACT_SWITCH = _switch(_CONTRACT, 6, relative=False)
+_DECLARER_SWITCH = _switch(_DECLARER, 4, relative=True)
+_MULT_SWITCH = _switch(_MULT, 3, relative=False)
+# _LAST_CALL_SWITCH[seat][old + 1][new]: the latest call of ``seat``, in each observer's block for it
+_LAST_CALL_SWITCH = tuple(
     tuple(
         tuple(
-            _flat([(o, base + 32 * ((seat - o) & 3) + c) for o in range(4)
-                   for base in (_HISTORY + 128 * k, _PLAYED, _TRICK)])
-            for c in range(NUM_CARDS)
+            (_flat([(o, _LAST_CALL + NUM_CALLS * ((seat - o) & 3) + old) for o in range(4)] * (old >= 0)
+                   + [(o, _LAST_CALL + NUM_CALLS * ((seat - o) & 3) + new) for o in range(4)]),
+             np.array([0.0] * (4 * (old >= 0)) + [1.0] * 4, dtype=DTYPE))
+            for new in range(NUM_CALLS)
         )
-        for k in range(8)
+        for old in range(-1, NUM_CALLS)
     )
     for seat in range(4)
 )
-_UNSEEN_ALL = tuple(_flat([(o, _UNSEEN + c) for o in range(4)]) for c in range(NUM_CARDS))
-_TO_MOVE_FLAT = tuple(_flat([(o, _TO_MOVE + ((s - o) & 3)) for o in range(4)]) for s in range(4))
-_DECL_CARDS = tuple(tuple(d.cards) for d in DECLARATIONS)
+# _SEAT_ONES[base][seat]: the entries ``base + relative seat`` of the four observers
+_SEAT_ONES: dict[int, tuple[np.ndarray, ...]] = {}
+
+
+def _seat_ones(base: int) -> tuple[np.ndarray, ...]:
+    if base not in _SEAT_ONES:
+        _SEAT_ONES[base] = tuple(_flat([(o, base + ((s - o) & 3)) for o in range(4)]) for s in range(4))
+    return _SEAT_ONES[base]
 
 
 class IncrementalEncoder:
@@ -228,15 +292,18 @@ class IncrementalEncoder:
     """
 
     __slots__ = (
-        "x", "flat", "rows", "passes", "contract", "won", "n_cards", "to_move",
+        "contract", "declarer", "flat", "last_calls", "mult", "n_cards", "passes", "rows", "to_move", "won", "x",
     )
 
     def __init__(self) -> None:
         self.x = np.zeros((4, SIZE), dtype=DTYPE)
         self.flat = self.x.reshape(-1)  # a view: writes go to x
         self.rows = [self.x[o] for o in range(4)]
-        self.passes = 0
+        self.passes = -1  # consecutive passes since the last other call; -1 before any call
         self.contract = -1
+        self.declarer = -1
+        self.mult = -1  # index of the multiplier shown, -1 before any bid
+        self.last_calls = [-1, -1, -1, -1]  # by absolute seat
         self.won = [0, 0]  # by absolute team
         self.n_cards = 0
         self.to_move = -1
@@ -246,8 +313,11 @@ class IncrementalEncoder:
     ) -> None:
         """A new deal was dealt (nothing applied to it yet)."""
         self.x.fill(0.0)
-        self.passes = 0
+        self.passes = -1
         self.contract = -1
+        self.declarer = -1
+        self.mult = -1
+        self.last_calls = [-1, -1, -1, -1]
         self.won = [0, 0]
         self.n_cards = 0
         self.to_move = deal.to_move
@@ -279,28 +349,29 @@ class IncrementalEncoder:
             n = self.n_cards
             k, pos = n >> 2, n & 3
             self.n_cards = n + 1
-            flat = self.flat
-            flat[_PLAY_ONES[seat][k][card]] = 1.0
-            flat[_UNSEEN_ALL[card]] = 0.0
-            rows[seat][_HAND + card] = 0.0
-            if pos == 0:
-                for o in range(4):
-                    rows[o][_LEADERS + 4 * k + rel[o]] = 1.0
+            index, values = _CARD_WRITES[pos][seat][k][card]
+            self.flat[index] = values
             if action >= BELOTE_BASE:
                 for o in range(4):
                     rows[o][_BELOTES + 4 * rel[o] + (card >> 3)] = 1.0
-            if pos == 3:
-                winner = deal.trick_winners[-1]
-                self.won = deal.team_points  # the core's count of the trick (R6), read not redone
-                self.x[:, _TRICK : _TRICK + 128] = 0.0
-                wrel = _REL[winner]
-                for o in range(4):
-                    row = rows[o]
-                    row[_WINNERS + 4 * k + wrel[o]] = 1.0
-                    row[_TRICK_POINTS] = self.won[o & 1] / POINT_SCALE
-                    row[_TRICK_POINTS + 1] = self.won[(o & 1) ^ 1] / POINT_SCALE
-                if k == 7:
-                    self._phase(2)
+            if pos < 3:
+                self.to_move = (seat + 1) & 3  # written above
+                return
+            winner = deal.trick_winners[-1]
+            won = self.won = deal.team_points  # the core's count of the trick (R6), read not redone
+            self.x[:, _TRICK : _TRICK + 128] = 0.0
+            self.flat[_WINNER_ONES[k][winner]] = 1.0  # the winner, and the winner to lead (R5.1)
+            a, b = won[0] / POINT_SCALE, won[1] / POINT_SCALE
+            for o in range(4):
+                row = rows[o]
+                row[_TRICK_POINTS] = b if o & 1 else a
+                row[_TRICK_POINTS + 1] = a if o & 1 else b
+            if k == 7:
+                self._phase(2)
+                self.to_move = -1
+            else:
+                self.to_move = winner
+            return
         elif action < DECLARE_BASE:
             self._call(deal, seat, action - CALL_BASE)
         else:
@@ -316,10 +387,11 @@ class IncrementalEncoder:
     def _set_to_move(self, to_move: int) -> None:
         if to_move == self.to_move:
             return
-        if self.to_move >= 0:
-            self.flat[_TO_MOVE_FLAT[self.to_move]] = 0.0
         if to_move >= 0:
-            self.flat[_TO_MOVE_FLAT[to_move]] = 1.0
+            index, values = _TO_MOVE_SWITCH[self.to_move + 1][to_move]
+            self.flat[index] = values
+        else:
+            self.flat[_TO_MOVE_ONES[self.to_move]] = 0.0
         self.to_move = to_move
 
     def _phase(self, index: int) -> None:
@@ -327,40 +399,38 @@ class IncrementalEncoder:
         self.x[:, _PHASE + index] = 1.0
 
     def _call(self, deal: Deal, seat: int, call: int) -> None:
-        x = self.x
-        rows = self.rows
-        rel = _REL[seat]
-        self.passes = self.passes + 1 if call == PASS else 0
-        x[:, _PASSES : _PASSES + 4] = 0.0
-        x[:, _PASSES + min(self.passes, 3)] = 1.0
-        for o in range(4):
-            base = _LAST_CALL + NUM_CALLS * rel[o]
-            row = rows[o]
-            row[base : base + NUM_CALLS] = 0.0
-            row[base + call] = 1.0
+        flat = self.flat
+        passes = self.passes + 1 if call == PASS and self.passes >= 0 else int(call == PASS)
+        index, values = _PASSES_SWITCH[min(self.passes, 3) + 1][min(passes, 3)]
+        flat[index] = values
+        self.passes = passes
+        index, values = _LAST_CALL_SWITCH[seat][self.last_calls[seat] + 1][call]
+        flat[index] = values
+        self.last_calls[seat] = call
         if call != PASS:
             if call == KONTRA:
                 grid, mult = _KONTRAS, 1
             elif call == REKONTRA:
                 grid, mult = _REKONTRAS, 2
             else:
-                self.contract = call - BID_BASE
                 grid, mult = _BIDS, 0
-                x[:, _CONTRACT : _CONTRACT + 6] = 0.0
-                x[:, _CONTRACT + self.contract] = 1.0
-                x[:, _DECLARER : _DECLARER + 4] = 0.0
-                for o in range(4):
-                    rows[o][_DECLARER + rel[o]] = 1.0
-            for o in range(4):
-                rows[o][grid + 4 * self.contract + rel[o]] = 1.0
-            x[:, _MULT : _MULT + 3] = 0.0
-            x[:, _MULT + mult] = 1.0
+                contract = call - BID_BASE
+                index, values = _CONTRACT_SWITCH[self.contract + 1][contract]
+                flat[index] = values
+                index, values = _DECLARER_SWITCH[self.declarer + 1][seat]
+                flat[index] = values
+                self.contract, self.declarer = contract, seat
+            flat[_seat_ones(grid + 4 * self.contract)[seat]] = 1.0
+            if mult != self.mult:
+                index, values = _MULT_SWITCH[self.mult + 1][mult]
+                flat[index] = values
+                self.mult = mult
         if deal.phase != AUCTION:
             # The auction is over: the last three cards are dealt (R2.3) when there is a contract;
             # when all passed they never are, and the view keeps the first five.
             if deal.phase == PLAY:
                 for o in range(4):
-                    row = rows[o]
+                    row = self.rows[o]
                     for c in deal.dealt[o][5:]:
                         row[_HAND + c] = 1.0
                         row[_UNSEEN + c] = 0.0
