@@ -218,10 +218,9 @@ def _card_writes(seat: int, k: int, c: int, pos: int) -> tuple[np.ndarray, np.nd
     return _flat(zeros + ones), np.array([0.0] * len(zeros) + [1.0] * len(ones), dtype=DTYPE)
 
 
-# _CARD_WRITES[pos][seat][k][card]: one fancy-indexed write per card played (pos 1 and 2 alike).
+# _CARD_WRITES[n << 7 | seat << 5 | card]: the one fancy-indexed write of the n-th card of the deal
 _CARD_WRITES = tuple(
-    tuple(tuple(tuple(_card_writes(seat, k, c, pos) for c in range(NUM_CARDS)) for k in range(8)) for seat in range(4))
-    for pos in range(4)
+    _card_writes(seat, n >> 2, c, n & 3) for n in range(NUM_CARDS) for seat in range(4) for c in range(NUM_CARDS)
 )
 _DECL_CARDS = tuple(tuple(d.cards) for d in DECLARATIONS)
 _TO_MOVE_ONES = tuple(_flat([(o, _TO_MOVE + ((s - o) & 3)) for o in range(4)]) for s in range(4))
@@ -342,28 +341,26 @@ class IncrementalEncoder:
 
     def update(self, deal: Deal, seat: int, action: int) -> None:
         """``seat`` just applied ``action`` to ``deal``."""
-        rows = self.rows
-        rel = _REL[seat]
         if action < CALL_BASE:
             card = action & 31
             n = self.n_cards
-            k, pos = n >> 2, n & 3
             self.n_cards = n + 1
-            index, values = _CARD_WRITES[pos][seat][k][card]
+            index, values = _CARD_WRITES[n << 7 | seat << 5 | card]
             self.flat[index] = values
             if action >= BELOTE_BASE:
+                rel = _REL[seat]
                 for o in range(4):
-                    rows[o][_BELOTES + 4 * rel[o] + (card >> 3)] = 1.0
-            if pos < 3:
+                    self.rows[o][_BELOTES + 4 * rel[o] + (card >> 3)] = 1.0
+            if n & 3 != 3:
                 self.to_move = (seat + 1) & 3  # written above
                 return
+            k = n >> 2
             winner = deal.trick_winners[-1]
             won = self.won = deal.team_points  # the core's count of the trick (R6), read not redone
             self.x[:, _TRICK : _TRICK + 128] = 0.0
             self.flat[_WINNER_ONES[k][winner]] = 1.0  # the winner, and the winner to lead (R5.1)
             a, b = won[0] / POINT_SCALE, won[1] / POINT_SCALE
-            for o in range(4):
-                row = rows[o]
+            for o, row in enumerate(self.rows):
                 row[_TRICK_POINTS] = b if o & 1 else a
                 row[_TRICK_POINTS + 1] = a if o & 1 else b
             if k == 7:
@@ -377,6 +374,7 @@ class IncrementalEncoder:
         else:
             i = action - DECLARE_BASE
             kind = _DECL_KIND[i]
+            rows, rel = self.rows, _REL[seat]
             for o in range(4):
                 rows[o][_ANNOUNCED + 4 * rel[o] + kind] += 1.0
             own = rows[seat]
