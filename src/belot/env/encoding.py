@@ -270,6 +270,21 @@ _LAST_CALL_SWITCH = tuple(
     )
     for seat in range(4)
 )
+
+
+def _pass_writes(seat: int, old_call: int, old_passes: int) -> tuple[np.ndarray, np.ndarray]:
+    """A pass by ``seat`` within the auction: its latest call, the passes count and the turn."""
+    new_passes = min(old_passes + 1 if old_passes >= 0 else 1, 3)
+    parts = (_LAST_CALL_SWITCH[seat][old_call + 1][PASS], _PASSES_SWITCH[min(old_passes, 3) + 1][new_passes],
+             _TO_MOVE_SWITCH[seat + 1][(seat + 1) & 3])
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
+# _PASS_WRITES[seat][old call + 1][old passes + 1]
+_PASS_WRITES = tuple(
+    tuple(tuple(_pass_writes(seat, old, p) for p in range(-1, 4)) for old in range(-1, NUM_CALLS))
+    for seat in range(4)
+)
 # _SEAT_ONES[base][seat]: the entries ``base + relative seat`` of the four observers
 _SEAT_ONES: dict[int, tuple[np.ndarray, ...]] = {}
 
@@ -291,13 +306,15 @@ class IncrementalEncoder:
     """
 
     __slots__ = (
-        "contract", "declarer", "flat", "last_calls", "mult", "n_cards", "passes", "rows", "to_move", "won", "x",
+        "contract", "declarer", "flat", "last_calls", "mult", "n_cards", "passes", "rows", "to_move", "trick",
+        "won", "x",
     )
 
     def __init__(self) -> None:
         self.x = np.zeros((4, SIZE), dtype=DTYPE)
         self.flat = self.x.reshape(-1)  # a view: writes go to x
         self.rows = [self.x[o] for o in range(4)]
+        self.trick = self.x[:, _TRICK : _TRICK + 128]  # a view, cleared when a trick closes
         self.passes = -1  # consecutive passes since the last other call; -1 before any call
         self.contract = -1
         self.declarer = -1
@@ -357,7 +374,7 @@ class IncrementalEncoder:
             k = n >> 2
             winner = deal.trick_winners[-1]
             won = self.won = deal.team_points  # the core's count of the trick (R6), read not redone
-            self.x[:, _TRICK : _TRICK + 128] = 0.0
+            self.trick.fill(0.0)
             self.flat[_WINNER_ONES[k][winner]] = 1.0  # the winner, and the winner to lead (R5.1)
             a, b = won[0] / POINT_SCALE, won[1] / POINT_SCALE
             for o, row in enumerate(self.rows):
@@ -398,6 +415,13 @@ class IncrementalEncoder:
 
     def _call(self, deal: Deal, seat: int, call: int) -> None:
         flat = self.flat
+        if call == PASS and deal.phase == AUCTION:  # the common call: one write, the turn included
+            index, values = _PASS_WRITES[seat][self.last_calls[seat] + 1][min(self.passes, 3) + 1]
+            flat[index] = values
+            self.passes = self.passes + 1 if self.passes >= 0 else 1
+            self.last_calls[seat] = PASS
+            self.to_move = (seat + 1) & 3
+            return
         passes = self.passes + 1 if call == PASS and self.passes >= 0 else int(call == PASS)
         index, values = _PASSES_SWITCH[min(self.passes, 3) + 1][min(passes, 3)]
         flat[index] = values
