@@ -147,7 +147,7 @@ class Deal:
 
     __slots__ = (
         "_kq", "_legal", "_options", "actions", "actors", "auction", "belotes", "dealer", "dealt",
-        "declared", "hands", "leader", "led", "phase", "pot", "result", "rules", "table", "team_points",
+        "declared", "hands", "is_over", "leader", "led", "phase", "pot", "result", "rules", "table", "team_points",
         "to_move", "trick", "trick_winners", "win_card", "win_seat",
     )
 
@@ -177,6 +177,8 @@ class Deal:
         self.actions: list[int] = []
         self.actors: list[int] = []
         self.result: DealResult | None = None
+        self.is_over = False  # phase == OVER, kept as a plain attribute: read after every action
+        # The legal cards (in play) or calls (in the auction) of the seat to move, -1 until computed
         self._legal = -1
         # Per seat, caches of facts of its hand fixed when the auction ends (see `_start_play`):
         # the king-queen pairs it may announce belote with, and its trick-1 declaration options.
@@ -188,10 +190,6 @@ class Deal:
     @property
     def current_player(self) -> int:
         return TERMINAL if self.phase == OVER else self.to_move
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
 
     @property
     def contract(self) -> int:
@@ -222,7 +220,10 @@ class Deal:
                 out.extend(DECLARE_BASE + i for i in self._declarable())
             return out
         if phase == AUCTION:
-            return list(_CALL_ACTIONS[self._call_mask()])
+            mask = self._legal
+            if mask < 0:
+                mask = self._legal = self._call_mask()
+            return list(_CALL_ACTIONS[mask])
         return []
 
     def is_legal(self, action: object) -> bool:
@@ -242,7 +243,10 @@ class Deal:
                 return not self.trick_winners and action - DECLARE_BASE in self._declarable()
             return False
         if phase == AUCTION:
-            return CALL_BASE <= action < DECLARE_BASE and bool(self._call_mask() >> (action - CALL_BASE) & 1)
+            mask = self._legal
+            if mask < 0:
+                mask = self._legal = self._call_mask()
+            return CALL_BASE <= action < DECLARE_BASE and bool(mask >> (action - CALL_BASE) & 1)
         return False
 
     def apply(self, action: int) -> None:
@@ -271,6 +275,7 @@ class Deal:
         d.team_points, d.declared = self.team_points[:], [x[:] for x in self.declared]
         d.belotes, d.actions, d.actors = self.belotes[:], self.actions[:], self.actors[:]
         d.result, d._legal, d._kq, d._options = self.result, self._legal, self._kq, self._options[:]
+        d.is_over = self.is_over
         return d
 
     def view(self, seat: int) -> SeatView:
@@ -279,12 +284,11 @@ class Deal:
     # -- the rules, step by step ---------------------------------------------------------------
 
     def _legal_cards(self) -> int:
+        """The legal cards of the seat to move (R5), computed once per position."""
         if self._legal < 0:
-            seat = self.to_move
+            seat, ws = self.to_move, self.win_seat
             self._legal = legal_cards(
-                self.hands[seat], self.table, self.led, self.win_card,
-                self.win_seat >= 0 and (self.win_seat ^ seat) & 1 == 0,
-            )
+                self.hands[seat], self.table, self.led, self.win_card, ws >= 0 and (ws ^ seat) & 1 == 0)
         return self._legal
 
     def _belote_cards(self, legal: int) -> int:
@@ -362,6 +366,7 @@ class Deal:
         a = self.auction
         seat = self.to_move
         a.record(call)  # `apply` checked it against `_call_mask`, a subset of the auction's legal calls
+        self._legal = -1
         self.actions.append(CALL_BASE + call)
         self.actors.append(seat)
         if not a.done:
@@ -435,12 +440,14 @@ class Deal:
 
     def _finish_redeal(self) -> None:
         self.phase = OVER
+        self.is_over = True
         self.to_move = -1
         self.result = redeal_result(self.pot)
 
     def _finish(self) -> None:
         a = self.auction
         self.phase = OVER
+        self.is_over = True
         self.to_move = -1
         self.result = deal_result(
             a.contract, a.declarer, a.multiplier, self.pot, (self.team_points[0], self.team_points[1]),
