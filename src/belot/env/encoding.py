@@ -299,10 +299,11 @@ class IncrementalEncoder:
     """`encode` for all four seats at once, kept up to date one action at a time.
 
     ``x[seat]`` equals ``encode(view(seat))`` after every action (tests/test_env.py checks it
-    along random games); it costs a handful of element writes per action instead of a full
-    rebuild from the view, which is what lets the environment step fast.  Call `start` when a
-    deal is dealt, `update` after each action applied to it, and `set_match` when a match ends.
-    It reads only public facts and each seat's own cards into that seat's row.
+    along random games, and tests every observation of the env against it); an action costs one
+    or a few fancy-indexed writes of precomputed (indices, values) into all four rows, from tables
+    built at import, instead of a full rebuild from the view.  Call `start` when a deal is dealt,
+    `update` after each action applied to it, and `set_match` when a match ends.  It reads only
+    public facts and each seat's own cards into that seat's row.
     """
 
     __slots__ = (
