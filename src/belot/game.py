@@ -386,8 +386,11 @@ class Deal:
         was dealt (R7.7), a superset of those it may still announce belote with."""
         if contract == NT:
             return
-        pairs = _KQ if contract == AT else (_KQ[contract],)
-        self._kq = tuple(sum(kq for kq in pairs if hand & kq == kq) for hand in self.hands)
+        if contract != AT:
+            kq = _KQ[contract]
+            self._kq = tuple([kq if hand & kq == kq else 0 for hand in self.hands])
+        else:
+            self._kq = tuple([sum([kq for kq in _KQ if hand & kq == kq]) for hand in self.hands])
 
     def _declare(self, i: int) -> None:
         seat = self.to_move
@@ -620,6 +623,13 @@ def _describe(action: object) -> str:
 
 def _check_hands(hands: tuple[tuple[int, ...], ...]) -> list[int]:
     """The hands as masks, after checking they are a deal of distinct cards (R1.1, R2.3)."""
+    if len(hands) == 4 and all(map(_EIGHT_CARDS.__eq__, map(len, hands))):
+        # The usual deal: four hands of eight ints (not bools) that are the 32 cards between them.
+        # Anything else takes the checks below, which name what is wrong.
+        cards = [*hands[0], *hands[1], *hands[2], *hands[3]]
+        if sorted(cards) == _DECK and set(map(type, cards)) == _INT_ONLY:
+            bit = _CARD_BIT.__getitem__
+            return [sum(map(bit, h)) for h in hands]
     if len(hands) != 4:
         raise RuleError(f"a deal has four hands, not {len(hands)}", "R1.2")
     masks = []
@@ -642,6 +652,12 @@ def _check_hands(hands: tuple[tuple[int, ...], ...]) -> list[int]:
     if len(hands[0]) == 8 and seen != FULL_DECK:
         raise RuleError("the hands do not hold the 32 cards", "R1.1")
     return masks
+
+
+_EIGHT_CARDS = 8
+_DECK = list(range(NUM_CARDS))
+_INT_ONLY = {int}
+_CARD_BIT = tuple(1 << c for c in range(NUM_CARDS))
 
 
 def _explain_belote(card: int, hand: int, contract: int, led: int) -> str:

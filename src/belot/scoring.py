@@ -35,7 +35,13 @@ def trick_points(t: ContractTable, cards: Sequence[int], last: bool) -> int:
     >>> trick_points(TABLES[NT], [7, 15, 23, 31], last=True)   # the four aces, last trick
     54
     """
-    return sum(map(t.points.__getitem__, cards)) + (LAST_TRICK_BONUS if last else 0)
+    pts = t.points
+    if len(cards) == 4:  # a whole trick, the common case, without building an iterator
+        a, b, c, d = cards
+        total = pts[a] + pts[b] + pts[c] + pts[d]
+    else:
+        total = sum(map(pts.__getitem__, cards))
+    return total + LAST_TRICK_BONUS if last else total
 
 
 _ODD = (1).__and__  # seat -> its team
