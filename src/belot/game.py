@@ -44,6 +44,13 @@ _CALL_ACTIONS: tuple[tuple[int, ...], ...] = tuple(
     tuple(CALL_BASE + c for c in range(NUM_CALLS) if m >> c & 1) for m in range(1 << NUM_CALLS)
 )
 _KQ = tuple((0b11 << (8 * s + QUEEN)) for s in range(4))  # queen and king of each suit
+_QUEENS = sum(1 << (8 * s + QUEEN) for s in range(4))
+
+
+def _kq_pairs(hand: int) -> int:
+    """The kings and queens of ``hand`` held with their partner (K and Q of one suit, R7.7)."""
+    q = hand & (hand >> (KING - QUEEN)) & _QUEENS
+    return q | q << (KING - QUEEN)
 
 
 def action_name(action: int) -> str:
@@ -294,18 +301,13 @@ class Deal:
     def _belote_cards(self, legal: int) -> int:
         """R7.7: the legal cards that may be played with belote: the king or the queen of trumps
         (any suit in AT, when it is led or leads) while the seat holds both, unplayed."""
-        kq = self._kq[self.to_move]  # the pairs of trumps dealt to the seat, 0 in NT
-        if not kq:
+        dealt = self._kq[self.to_move]  # the pairs of trumps dealt to the seat, 0 in NT
+        if not dealt:
             return 0
-        hand = self.hands[self.to_move]
-        if self.table.contract != AT:
-            return legal & kq if hand & kq == kq else 0
-        out = 0
-        for s in range(4):
-            kq = _KQ[s]
-            if hand & kq == kq and (self.led < 0 or self.led == s):
-                out |= legal & kq
-        return out
+        whole = _kq_pairs(self.hands[self.to_move]) & dealt
+        if self.led >= 0 and self.table.contract == AT:
+            whole &= SUIT_MASKS[self.led]
+        return legal & whole
 
     def _declarable(self) -> list[int]:
         """R7.1-R7.5: declarations the seat to move may announce now (its turn in trick 1)."""
@@ -386,11 +388,9 @@ class Deal:
         was dealt (R7.7), a superset of those it may still announce belote with."""
         if contract == NT:
             return
-        if contract != AT:
-            kq = _KQ[contract]
-            self._kq = tuple([kq if hand & kq == kq else 0 for hand in self.hands])
-        else:
-            self._kq = tuple([sum([kq for kq in _KQ if hand & kq == kq]) for hand in self.hands])
+        trumps = FULL_DECK if contract == AT else SUIT_MASKS[contract]
+        h0, h1, h2, h3 = self.hands
+        self._kq = (_kq_pairs(h0) & trumps, _kq_pairs(h1) & trumps, _kq_pairs(h2) & trumps, _kq_pairs(h3) & trumps)
 
     def _declare(self, i: int) -> None:
         seat = self.to_move
