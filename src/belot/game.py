@@ -23,7 +23,7 @@ from operator import itemgetter
 
 from . import declarations as decl
 from .auction import BID_BASE, CALL_NAMES, KONTRA, NUM_CALLS, PASS, REKONTRA, Auction
-from .cards import _SUIT_CARDS, CARD_NAMES, FULL_DECK, KING, NUM_CARDS, QUEEN, SUIT_MASKS, cards_of
+from .cards import _SLICE_CARDS, CARD_NAMES, FULL_DECK, KING, NUM_CARDS, QUEEN, SUIT_MASKS, cards_of
 from .contracts import AT, NO_CONTRACT, NT, TABLES, Rules
 from .errors import RuleError
 from .play import explain_illegal, legal_cards
@@ -217,14 +217,16 @@ class Deal:
             legal = self._legal
             if legal < 0:
                 legal = self._legal_cards()
-            sc = _SUIT_CARDS
-            out = [*sc[0][legal & 0xFF], *sc[1][legal >> 8 & 0xFF], *sc[2][legal >> 16 & 0xFF], *sc[3][legal >> 24]]
+            sc = _SLICE_CARDS
+            out = [*sc[0][legal & 0x7FF], *sc[1][legal >> 11 & 0x7FF], *sc[2][legal >> 22]]
             if self._kq[self.to_move]:
                 belote = self._belote_cards(legal)
                 if belote:
-                    out.extend(BELOTE_BASE + c for c in cards_of(belote))
+                    out += [BELOTE_BASE + c for c in cards_of(belote)]
             if not self.trick_winners:
-                out.extend(DECLARE_BASE + i for i in self._declarable())
+                options = self._declarable()
+                if options:
+                    out += [DECLARE_BASE + i for i in options]
             return out
         if phase == AUCTION:
             mask = self._legal
