@@ -45,6 +45,7 @@ from .encoding import DTYPE, OFFSETS, SIZE, IncrementalEncoder
 MODES = ("deal", "match")
 ILLEGAL_REWARD = -100.0  # more than a deal can cost short of a rekontra
 AGENTS = tuple(f"player_{seat}" for seat in range(4))
+_MASK_DTYPE = np.dtype(np.int8)
 
 
 def env(
@@ -265,7 +266,7 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
         if deal is not None and deal.to_move == seat and deal.phase != OVER:
             for a in deal.legal_actions():
                 mask[a] = 1
-        return {"observation": self._encoder.rows[seat].copy(), "action_mask": np.frombuffer(mask, np.int8)}
+        return {"observation": self._encoder.rows[seat].copy(), "action_mask": np.frombuffer(mask, _MASK_DTYPE)}
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         agent = self.agent_selection

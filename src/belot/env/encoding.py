@@ -224,6 +224,9 @@ _CARD_WRITES = tuple(
 )
 _DECL_CARDS = tuple(tuple(d.cards) for d in DECLARATIONS)
 _TO_MOVE_ONES = tuple(_flat([(o, _TO_MOVE + ((s - o) & 3)) for o in range(4)]) for s in range(4))
+# The trick points of team 0 (seats 0 and 2) and of team 1, each observer's own team first
+_TEAM0_POINTS = _flat([(o, _TRICK_POINTS + (o & 1)) for o in range(4)])
+_TEAM1_POINTS = _flat([(o, _TRICK_POINTS + 1 - (o & 1)) for o in range(4)])
 # _WINNER_ONES[k][winner]: trick k won by ``winner``, who is to lead next (none after the last)
 _WINNER_ONES = tuple(
     tuple(
@@ -377,10 +380,9 @@ class IncrementalEncoder:
             won = self.won = deal.team_points  # the core's count of the trick (R6), read not redone
             self.trick.fill(0.0)
             self.flat[_WINNER_ONES[k][winner]] = 1.0  # the winner, and the winner to lead (R5.1)
-            a, b = won[0] / POINT_SCALE, won[1] / POINT_SCALE
-            for o, row in enumerate(self.rows):
-                row[_TRICK_POINTS] = b if o & 1 else a
-                row[_TRICK_POINTS + 1] = a if o & 1 else b
+            flat = self.flat
+            flat[_TEAM0_POINTS] = won[0] / POINT_SCALE
+            flat[_TEAM1_POINTS] = won[1] / POINT_SCALE
             if k == 7:
                 self._phase(2)
                 self.to_move = -1
