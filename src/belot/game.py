@@ -43,6 +43,7 @@ AUCTION, PLAY, OVER = "auction", "play", "over"
 _CALL_ACTIONS: tuple[tuple[int, ...], ...] = tuple(
     tuple(CALL_BASE + c for c in range(NUM_CALLS) if m >> c & 1) for m in range(1 << NUM_CALLS)
 )
+_BULGARIAN = Rules()  # the default rules (immutable, so one instance serves every deal)
 _KQ = tuple((0b11 << (8 * s + QUEEN)) for s in range(4))  # queen and king of each suit
 _QUEENS = sum(1 << (8 * s + QUEEN) for s in range(4))
 
@@ -163,9 +164,9 @@ class Deal:
     ) -> None:
         if not 0 <= dealer <= 3:
             raise ValueError(f"dealer must be a seat 0-3, not {dealer!r}")
-        self.rules = rules or Rules()
+        self.rules = rules or _BULGARIAN
         self.dealer = dealer
-        self.dealt: tuple[tuple[int, ...], ...] = tuple(tuple(h) for h in hands)
+        self.dealt: tuple[tuple[int, ...], ...] = tuple(map(tuple, hands))
         self.hands = _check_hands(self.dealt)
         self.pot = pot
         self.phase = AUCTION
@@ -502,7 +503,7 @@ class Match:
         first_dealer: int | None = None,
         players: list[str] | None = None,
     ) -> None:
-        self.rules = rules or Rules()
+        self.rules = rules or _BULGARIAN
         self.players = players
         self.target = target
         self.rng = rng
