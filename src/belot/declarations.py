@@ -54,7 +54,7 @@ def _build() -> tuple[list[Declaration], dict[tuple[int, int, int], int], dict[i
     seq_ids: dict[tuple[int, int, int], int] = {}
     for suit in range(4):
         for length in range(3, 9):
-            for start in range(0, 9 - length):
+            for start in range(9 - length):
                 mask = ((1 << length) - 1) << (8 * suit + start)
                 kind = (TIERCE, QUARTE)[length - 3] if length < 5 else QUINT
                 seq_ids[(suit, start, length)] = len(decls)
@@ -87,6 +87,13 @@ def _runs(byte: int) -> tuple[tuple[int, int], ...]:
 
 
 _RUNS: tuple[tuple[tuple[int, int], ...], ...] = tuple(_runs(b) for b in range(256))
+# _RUN_IDS[suit][byte]: ids of the whole runs (3 cards or more) of that suit's byte of a hand
+_RUN_IDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(_SEQ_IDS[(suit, start, length)] for start, length in _RUNS[b]) for b in range(256)) for suit in range(4)
+)
+_MASKS = tuple(d.mask for d in DECLARATIONS)
+_FIRST_CARRE = min(_CARRE_IDS.values())  # carrés come after the 84 sequences
+_CARRE_BY_BIT = {1 << rank: i for rank, i in _CARRE_IDS.items()}
 
 
 def declaration_for_cards(cards: list[int]) -> Declaration | None:
@@ -103,30 +110,29 @@ def declaration_for_cards(cards: list[int]) -> Declaration | None:
 def declarable(hand: int, announced: list[int]) -> list[int]:
     """Ids of the declarations the holder of ``hand`` may announce next (R7.2-R7.4).
 
-    ``announced`` are the ids this seat has announced already in this deal.
+    ``announced`` are the ids this seat has announced already in this deal.  Carrés come first
+    (by rank), then each suit's runs from the 7 up.
     """
-    if not announced:
-        # Fast path: most hands hold no run of three and no carré of 9 T J Q K A.
-        runs = _RUNS
-        carre_ranks = hand & (hand >> 8) & (hand >> 16) & (hand >> 24) & 0xFC
-        if not carre_ranks and not (
-            runs[hand & 0xFF] or runs[hand >> 8 & 0xFF] or runs[hand >> 16 & 0xFF] or runs[hand >> 24 & 0xFF]
-        ):
-            return []
     used = 0
     carre_cards = 0
     for i in announced:
-        d = DECLARATIONS[i]
-        used |= d.mask
-        if d.kind == CARRE:
-            carre_cards |= d.mask
-    out = [i for r, i in _CARRE_IDS.items() if DECLARATIONS[i].mask & ~hand == 0 and not DECLARATIONS[i].mask & used]
+        m = _MASKS[i]
+        used |= m
+        if i >= _FIRST_CARRE:
+            carre_cards |= m
+    out = []
+    ranks = hand & (hand >> 8) & (hand >> 16) & (hand >> 24) & 0xFC  # 9 T J Q K A held in all suits
+    while ranks:
+        low = ranks & -ranks
+        i = _CARRE_BY_BIT[low]
+        if not _MASKS[i] & used:
+            out.append(i)
+        ranks ^= low
     free = hand & ~carre_cards
-    for suit in range(4):
-        for start, length in _RUNS[free >> (8 * suit) & 0xFF]:
-            i = _SEQ_IDS[(suit, start, length)]
-            if not DECLARATIONS[i].mask & used:
-                out.append(i)
+    runs = _RUN_IDS
+    for i in (*runs[0][free & 0xFF], *runs[1][free >> 8 & 0xFF], *runs[2][free >> 16 & 0xFF], *runs[3][free >> 24]):
+        if not _MASKS[i] & used:
+            out.append(i)
     return out
 
 
