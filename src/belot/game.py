@@ -246,7 +246,7 @@ class Deal:
             if legal < 0:
                 legal = self._legal_cards()
             if 0 <= action < BELOTE_BASE:
-                return bool(legal >> action & 1)
+                return legal >> action & 1 == 1
             if action < CALL_BASE:
                 return action >= 0 and bool(self._belote_cards(legal) >> (action - BELOTE_BASE) & 1)
             if DECLARE_BASE <= action < NUM_ACTIONS:
@@ -256,7 +256,7 @@ class Deal:
             mask = self._legal
             if mask < 0:
                 mask = self._legal = self._call_mask()
-            return CALL_BASE <= action < DECLARE_BASE and bool(mask >> (action - CALL_BASE) & 1)
+            return CALL_BASE <= action < DECLARE_BASE and mask >> (action - CALL_BASE) & 1 == 1
         return False
 
     def apply(self, action: int) -> None:
