@@ -211,3 +211,36 @@ def test_r7_declarable_equals_the_literal_reading_on_random_hands():
             if not options or rng.random() < 0.3:
                 break
             announced.append(rng.choice(options))
+
+
+def _contest_reference(by_team: tuple[list[int], list[int]]) -> list[int]:
+    """R7.6 and R7.8 read literally (the implementation before the per-id tables)."""
+    from belot.declarations import CARRE, carre_key, sequence_key
+
+    points = [0, 0]
+    seqs = [[DECLARATIONS[i] for i in ids if DECLARATIONS[i].kind != CARRE] for ids in by_team]
+    carres = [[DECLARATIONS[i] for i in ids if DECLARATIONS[i].kind == CARRE] for ids in by_team]
+    best = [max((sequence_key(d) for d in s), default=None) for s in seqs]
+    if best[0] is not None or best[1] is not None:
+        if best[1] is None or (best[0] is not None and best[0] > best[1]):
+            points[0] += sum(d.value for d in seqs[0])
+        elif best[0] is None or best[1] > best[0]:
+            points[1] += sum(d.value for d in seqs[1])
+    cbest = [max((carre_key(d) for d in c), default=-1) for c in carres]
+    if cbest[0] > cbest[1]:
+        points[0] += sum(d.value for d in carres[0])
+    elif cbest[1] > cbest[0]:
+        points[1] += sum(d.value for d in carres[1])
+    return points
+
+
+def test_r7_6_contest_equals_the_literal_reading_on_random_announcements():
+    """`contest` (per-id keys and values) scores like the literal reading of R7.6/R7.8 on 100,000
+    random pairs of announcements, ties and carrés included."""
+    import random
+
+    rng = random.Random(8)
+    for _ in range(100_000):
+        by_team = ([rng.randrange(NUM_DECLARATIONS) for _ in range(rng.choice([0, 0, 1, 1, 2, 3]))],
+                   [rng.randrange(NUM_DECLARATIONS) for _ in range(rng.choice([0, 0, 1, 1, 2, 3]))])
+        assert contest(by_team) == _contest_reference(by_team), by_team

@@ -167,21 +167,39 @@ def carre_key(d: Declaration) -> int:
 def contest(by_team: tuple[list[int], list[int]]) -> list[int]:
     """Declaration points that count for each team (R7.6, R7.8)."""
     points = [0, 0]
-    seqs = [[DECLARATIONS[i] for i in ids if DECLARATIONS[i].kind != CARRE] for ids in by_team]
-    carres = [[DECLARATIONS[i] for i in ids if DECLARATIONS[i].kind == CARRE] for ids in by_team]
-    best = [max((sequence_key(d) for d in s), default=None) for s in seqs]
-    if best[0] is not None or best[1] is not None:
-        if best[1] is None or (best[0] is not None and best[0] > best[1]):
-            points[0] += sum(d.value for d in seqs[0])
-        elif best[0] is None or best[1] > best[0]:
-            points[1] += sum(d.value for d in seqs[1])
+    best: list[tuple[int, int] | None] = [None, None]  # best sequence key of each team
+    cbest = [-1, -1]  # best carré key of each team
+    seq_points = [0, 0]
+    carre_points = [0, 0]
+    for team in (0, 1):
+        for i in by_team[team]:
+            if i >= _FIRST_CARRE:
+                carre_points[team] += _VALUES[i]
+                cbest[team] = max(cbest[team], _CARRE_KEY[i - _FIRST_CARRE])
+            else:
+                seq_points[team] += _VALUES[i]
+                key, b = _SEQUENCE_KEY[i], best[team]
+                if b is None or key > b:
+                    best[team] = key
+    b0, b1 = best
+    if b0 is not None or b1 is not None:
+        if b1 is None or (b0 is not None and b0 > b1):
+            points[0] += seq_points[0]
+        elif b0 is None or b1 > b0:
+            points[1] += seq_points[1]
         # equal best sequences: no sequence of either team scores
-    cbest = [max((carre_key(d) for d in c), default=-1) for c in carres]
     if cbest[0] > cbest[1]:
-        points[0] += sum(d.value for d in carres[0])
+        points[0] += carre_points[0]
     elif cbest[1] > cbest[0]:
-        points[1] += sum(d.value for d in carres[1])
+        points[1] += carre_points[1]
     return points
+
+
+# Per declaration id, what the contest compares (R7.6) and what it is worth (R7.2-R7.3); the
+# sequences are ids 0-83, the carrés from _FIRST_CARRE on.
+_SEQUENCE_KEY = tuple(sequence_key(d) for d in DECLARATIONS[:_FIRST_CARRE])
+_CARRE_KEY = tuple(carre_key(d) for d in DECLARATIONS[_FIRST_CARRE:])
+_VALUES = tuple(d.value for d in DECLARATIONS)
 
 
 def card_list(decl_id: int) -> list[str]:
