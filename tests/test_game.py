@@ -278,3 +278,17 @@ def test_cached_legal_sets_equal_the_rules_computed_afresh():
                         expected += [DECLARE_BASE + i for i in declarable(hand, d.declared[seat])]
                 assert sorted(legal) == sorted(expected)
             d.apply(rng.choice(legal))
+
+
+@pytest.mark.parametrize(
+    ("position", "value", "message"),
+    [(0, True, "True is not a card"), (3, 5.0, "5.0 is not a card"), (7, -1, "-1 is not a card"),
+     (1, 32, "32 is not a card"), (2, "JH", "'JH' is not a card"), (5, None, "dealt twice")],
+)
+def test_r1_1_a_full_deal_with_one_odd_card_is_refused_by_name(position, value, message):
+    """The fast check of a usual 32-card deal lets nothing through that the card-by-card check
+    refuses: a bool, a float, an int out of 0-31, a repeated card (R1.1)."""
+    hands = [list(range(8 * s, 8 * s + 8)) for s in range(4)]
+    hands[1][position] = hands[0][0] if value is None else value
+    with pytest.raises(RuleError, match=message):
+        Deal(0, hands)

@@ -630,9 +630,13 @@ def _check_hands(hands: tuple[tuple[int, ...], ...]) -> list[int]:
         # The usual deal: four hands of eight ints (not bools) that are the 32 cards between them.
         # Anything else takes the checks below, which name what is wrong.
         cards = [*hands[0], *hands[1], *hands[2], *hands[3]]
-        if sorted(cards) == _DECK and set(map(type, cards)) == _INT_ONLY:
-            bit = _CARD_BIT.__getitem__
-            return [sum(map(bit, h)) for h in hands]
+        if set(map(type, cards)) == _INT_ONLY and 0 <= min(cards) and max(cards) < NUM_CARDS:
+            b = _CARD_BIT
+            masks = [b[c0] | b[c1] | b[c2] | b[c3] | b[c4] | b[c5] | b[c6] | b[c7]
+                     for c0, c1, c2, c3, c4, c5, c6, c7 in hands]
+            m0, m1, m2, m3 = masks
+            if m0 | m1 | m2 | m3 == FULL_DECK:  # 32 cards in range covering the deck: all distinct
+                return masks
     if len(hands) != 4:
         raise RuleError(f"a deal has four hands, not {len(hands)}", "R1.2")
     masks = []
@@ -658,7 +662,6 @@ def _check_hands(hands: tuple[tuple[int, ...], ...]) -> list[int]:
 
 
 _EIGHT_CARDS = 8
-_DECK = list(range(NUM_CARDS))
 _INT_ONLY = {int}
 _CARD_BIT = tuple(1 << c for c in range(NUM_CARDS))
 
