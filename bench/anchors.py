@@ -16,7 +16,8 @@ The anchors live in their own virtual environment (never a dependency of belot):
 skipped with a message.  Each anchor round runs in a subprocess of that python (this file, with
 ``--run-anchor``), and timed inside it, so start-up is not counted.  Rounds alternate ours and
 theirs so that both see the same load; the figure of each side is its best round (the one least
-disturbed by other work on a shared machine), the ratio is best over best.
+disturbed by other work on a shared machine), the ratio is best over best, in wall-clock time (the
+figure) and in CPU seconds of each process (steadier when the machine is loaded).
 """
 
 from __future__ import annotations
@@ -40,7 +41,12 @@ WARM_UP_SEED = 10**6  # warm-ups play other deals than the timed rounds (belote-
 # -- the anchors, run inside the anchor venv ---------------------------------------------------
 
 
-def belote_cli_deals(deals: int, seed: int) -> float:
+def _rates(n: int, start: float, cpu: float) -> tuple[float, float]:
+    """(per wall-clock second, per CPU second of this process) since ``start`` and ``cpu``."""
+    return n / (time.perf_counter() - start), n / max(time.process_time() - cpu, 1e-9)
+
+
+def belote_cli_deals(deals: int, seed: int) -> tuple[float, float]:
     """Complete random deals per second through belote-cli's game API (French belote)."""
     from belote import game as g
     from belote.deck import CARD_SUITS, Suit
@@ -55,11 +61,11 @@ def belote_cli_deals(deals: int, seed: int) -> float:
             return [None, up]  # round 1: take the up-card's suit or pass
         return [None, *(s for s in CARD_SUITS if s != up), *specials]
 
-    def run(n: int, seed: int) -> float:
+    def run(n: int, seed: int) -> tuple[float, float]:
         rng = random.Random(seed)
         choice = rng.choice
         state = g.new_game(target=10**9)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         for _ in range(n):
             state = g.start_round(state, rng)
             while state.phase == bidding:
@@ -68,28 +74,28 @@ def belote_cli_deals(deals: int, seed: int) -> float:
                 state = g.play_card(state, choice(g.legal_cards(state, state.turn)))
             if state.phase == scoring:
                 state = apply_round_score(state, score_round(state))
-        return n / (time.perf_counter() - start)
+        return _rates(n, start, cpu)
 
     run(max(50, deals // 20), seed + WARM_UP_SEED)  # warm-up, on other deals than the timed ones
     return run(deals, seed)
 
 
-def colver_steps(steps: int, seed: int) -> float:
+def colver_steps(steps: int, seed: int) -> tuple[float, float]:
     """Environment steps per second of colver.Env with random legal actions from Python."""
     import colver
 
-    def run(n_steps: int, seed: int) -> float:
+    def run(n_steps: int, seed: int) -> tuple[float, float]:
         rng = random.Random(seed)
         e = colver.Env()
         _obs, legal = e.reset()
         n = 0
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         while n < n_steps:
             _obs, _reward, done, legal = e.step(legal[rng.randrange(len(legal))])
             n += 1
             if done:
                 _obs, legal = e.reset()
-        return n / (time.perf_counter() - start)
+        return _rates(n, start, cpu)
 
     run(max(2000, steps // 20), seed + WARM_UP_SEED)  # warm-up
     return run(steps, seed)
@@ -98,23 +104,23 @@ def colver_steps(steps: int, seed: int) -> float:
 # -- ours ------------------------------------------------------------------------------------------
 
 
-def ours_deals(deals: int, seed: int) -> float:
+def ours_deals(deals: int, seed: int) -> tuple[float, float]:
     import engine  # bench/engine.py
 
     engine.run(max(50, deals // 20), seed + WARM_UP_SEED)  # warm-up
     elapsed, n, _ = engine.run(deals, seed)
-    return n / elapsed
+    return n / elapsed, n / engine._cpu
 
 
-def ours_steps(steps: int, seed: int) -> float:
+def ours_steps(steps: int, seed: int) -> tuple[float, float]:
     import env as env_bench  # bench/env.py
 
     from belot.env import belot_v0
 
     e = belot_v0.env(mode="deal", seed=seed)
     env_bench.run(e, max(2000, steps // 20), seed + WARM_UP_SEED)  # warm-up
-    elapsed, _cpu, n, _ = env_bench.run(e, steps, seed)
-    return n / elapsed
+    elapsed, cpu, n, _ = env_bench.run(e, steps, seed)
+    return n / elapsed, n / cpu
 
 
 # -- the anchor venv -------------------------------------------------------------------------------
@@ -155,12 +161,13 @@ def prepare_venv(venv: Path) -> dict[str, str | None]:
             for m in wanted}
 
 
-def run_anchor(python: Path, which: str, n: int, seed: int) -> float:
+def run_anchor(python: Path, which: str, n: int, seed: int) -> tuple[float, float]:
     out = subprocess.run(
         [str(python), str(Path(__file__).resolve()), "--run-anchor", which, "--n", str(n), "--seed", str(seed)],
         capture_output=True, text=True, check=True,
     )
-    return float(json.loads(out.stdout.strip().splitlines()[-1])["rate"])
+    wall, cpu = json.loads(out.stdout.strip().splitlines()[-1])["rates"]
+    return float(wall), float(cpu)
 
 
 def main() -> None:
@@ -178,28 +185,28 @@ def main() -> None:
 
     if args.run_anchor:  # inside the anchor venv
         fn = belote_cli_deals if args.run_anchor == "belote" else colver_steps
-        print(json.dumps({"rate": fn(args.n, args.seed)}))
+        print(json.dumps({"rates": fn(args.n, args.seed)}))
         return
 
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}  cpus: {os.cpu_count()}")
     status = prepare_venv(args.anchors_venv)
     python = _python_of(args.anchors_venv)
-    figures: dict[str, tuple[float, float | None]] = {}
+    figures: dict[str, tuple[tuple[float, float], tuple[float, float] | None]] = {}
     jobs = (
         ("engine", "deals/s", "belote", "belote-cli 4.9.6", ours_deals, args.deals, max(1, args.deals // 10)),
         ("environment", "steps/s", "colver", "colver 0.11.1", ours_steps, args.steps, args.steps),
     )
     for name, unit, module, label, ours, n_ours, n_theirs in jobs:
-        best_ours, best_theirs = 0.0, None if status[module] else 0.0
+        best_ours, best_theirs = (0.0, 0.0), None if status[module] else (0.0, 0.0)
         for r in range(args.rounds):
             seed = args.seed + r
             a = ours(n_ours, seed)
-            best_ours = max(best_ours, a)
-            line = f"{name} round {r + 1}: belot {a:,.0f} {unit}"
-            if status[module] is None:
+            best_ours = (max(best_ours[0], a[0]), max(best_ours[1], a[1]))
+            line = f"{name} round {r + 1}: belot {a[0]:,.0f} {unit}"
+            if best_theirs is not None:
                 b = run_anchor(python, module, n_theirs, seed)
-                best_theirs = max(best_theirs or 0.0, b)
-                line += f", {label} {b:,.0f} {unit}, ratio {a / b:.2f}"
+                best_theirs = (max(best_theirs[0], b[0]), max(best_theirs[1], b[1]))
+                line += f", {label} {b[0]:,.0f} {unit}, ratio {a[0] / b[0]:.2f} (per CPU second {a[1] / b[1]:.2f})"
             print(line, flush=True)
         figures[name] = (best_ours, best_theirs)
         if status[module] is not None:
@@ -208,11 +215,12 @@ def main() -> None:
     for (name, unit, module, label, *_), aim in zip(jobs, (AIM_ENGINE, AIM_ENV)):
         ours_best, theirs_best = figures[name]
         if theirs_best is None:
-            print(f"{name}: belot {ours_best:,.0f} {unit} (best round); {label} skipped")
+            print(f"{name}: belot {ours_best[0]:,.0f} {unit} (best round); {label} skipped")
             continue
-        ratio = ours_best / theirs_best
-        print(f"{name}: belot {ours_best:,.0f} {unit} vs {label} {theirs_best:,.0f} {unit} (best rounds):"
-              f" ratio {ratio:.2f} (aim >= {aim:g}: {'met' if ratio >= aim else 'not met'})")
+        ratio = ours_best[0] / theirs_best[0]
+        cpu_ratio = ours_best[1] / theirs_best[1]
+        print(f"{name}: belot {ours_best[0]:,.0f} {unit} vs {label} {theirs_best[0]:,.0f} {unit} (best rounds):"
+              f" ratio {ratio:.2f}, per CPU second {cpu_ratio:.2f} (aim >= {aim:g}: {'met' if ratio >= aim else 'not met'})")
 
 
 if __name__ == "__main__":
