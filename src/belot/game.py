@@ -83,9 +83,7 @@ def _shuffled_deck(getrandbits: Callable[[int], int]) -> list[int]:
     same draws, so the same deck from the same state; tests/test_game.py checks it on many seeds),
     without its two method calls per card."""
     deck = list(range(NUM_CARDS))
-    for i in range(NUM_CARDS - 1, 0, -1):
-        n = i + 1
-        k = _BIT_LENGTH[n]
+    for i, n, k in _SHUFFLE_STEPS:
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
@@ -93,7 +91,8 @@ def _shuffled_deck(getrandbits: Callable[[int], int]) -> list[int]:
     return deck
 
 
-_BIT_LENGTH = tuple(n.bit_length() for n in range(NUM_CARDS + 1))
+# (i, n, k) of each step of the shuffle: position i swapped with a draw below n of k bits
+_SHUFFLE_STEPS = tuple((i, i + 1, (i + 1).bit_length()) for i in range(NUM_CARDS - 1, 0, -1))
 
 
 def _dealing_order(dealer: int) -> tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]:
@@ -294,12 +293,11 @@ class Deal:
     # -- the rules, step by step ---------------------------------------------------------------
 
     def _legal_cards(self) -> int:
-        """The legal cards of the seat to move (R5), computed once per position."""
-        if self._legal < 0:
-            seat, ws = self.to_move, self.win_seat
-            self._legal = legal_cards(
-                self.hands[seat], self.table, self.led, self.win_card, ws >= 0 and (ws ^ seat) & 1 == 0)
-        return self._legal
+        """The legal cards of the seat to move (R5); kept in ``_legal`` until the next action."""
+        seat, ws = self.to_move, self.win_seat
+        legal = self._legal = legal_cards(
+            self.hands[seat], self.table, self.led, self.win_card, ws >= 0 and (ws ^ seat) & 1 == 0)
+        return legal
 
     def _belote_cards(self, legal: int) -> int:
         """R7.7: the legal cards that may be played with belote: the king or the queen of trumps
