@@ -4,7 +4,8 @@
   and deal, a random auction, random legal play, the score) against belote-cli 4.9.6, a pure-Python
   French belote, driven the same way through its game API (``start_round``, ``place_bid`` with a
   random bid among the legal ones, ``play_card`` with a random card of ``legal_cards``, then
-  ``score_round`` and ``apply_round_score``; all-pass deals count, as in ours).
+  ``score_round`` and ``apply_round_score``; all-pass deals count, as in ours; its coinche step
+  belongs to its terminal flow, not to the game API, and is not played).
 * environment: steps per second of the wrapped `belot_v0` env in deal mode with random agents
   (bench/env.py's loop: ``env.last()``, a random legal action from the mask, ``env.step``) against
   colver 0.11.1, a Rust Belote environment, driven from Python with ``Env.step`` and a random action

@@ -45,6 +45,7 @@ def trick_points(t: ContractTable, cards: Sequence[int], last: bool) -> int:
 
 
 _ODD = (1).__and__  # seat -> its team
+_NONE_DECLARED: tuple[tuple[int, ...], ...] = ((), (), (), ())
 
 
 def valat_team(trick_winners: Sequence[int]) -> int | None:
@@ -130,7 +131,8 @@ def deal_result(
     """
     mult = TABLES[contract].multiplier
     cards = (card_points[0] * mult, card_points[1] * mult)  # R6.3
-    if contract == NT or not any(declared):  # R7.1; most deals have no declaration to contest
+    announced = any(declared)
+    if contract == NT or not announced:  # R7.1; many deals have no declaration to contest
         decls = (0, 0)
     else:
         c0, c1 = decl.contest((
@@ -149,7 +151,7 @@ def deal_result(
         contract=contract, declarer=declarer, multiplier=multiplier, tricks=tuple(tricks),
         card_points=cards, declarations=decls, belote=(belote[0], belote[1]), valat=valat,
         totals=(totals[0], totals[1]), outcome=s.outcome, points=s.points, pot=s.pot,
-        declared=tuple(map(tuple, declared)),
+        declared=_NONE_DECLARED if not announced and len(declared) == 4 else tuple(map(tuple, declared)),
     )
 
 
