@@ -380,7 +380,7 @@ class Deal:
             return
         self.phase = PLAY
         self.table = TABLES[a.contract]
-        self.to_move = self.leader = self.forehand  # R5.1
+        self.to_move = self.leader = (self.dealer + 1) & 3  # R5.1: the forehand leads
         self._legal = -1
         self._start_play(a.contract)
 
@@ -455,7 +455,7 @@ class Deal:
         self.to_move = -1
         self.result = deal_result(
             a.contract, a.declarer, a.multiplier, self.pot, (self.team_points[0], self.team_points[1]),
-            self.declared, [seat for seat, _ in self.belotes], tuple(self.trick_winners))
+            self.declared, [seat for seat, _ in self.belotes] if self.belotes else (), tuple(self.trick_winners))
 
     # -- views ---------------------------------------------------------------------------------
 
