@@ -418,3 +418,19 @@ def test_env_observations_equal_encode_of_the_view_on_10000_positions() -> None:
             legal = np.flatnonzero(obs["action_mask"]).tolist()
             pass_bias = mode == "deal" and legal[0] == CALL_BASE + PASS and rng.random() < 0.3
             e.step(CALL_BASE + PASS if pass_bias else rng.choice(legal))
+
+
+def test_precomputed_encoder_writes_never_write_an_entry_twice() -> None:
+    """numpy leaves the order of repeated indices in one fancy-indexed write open, so each
+    precomputed (indices, values) write of the encoder names every entry once."""
+    from belot.env import encoding as enc
+
+    writes = list(enc._CARD_WRITES)
+    for table in (enc._TO_MOVE_SWITCH, enc._PASSES_SWITCH, enc._CONTRACT_SWITCH, enc._DECLARER_SWITCH,
+                  enc._MULT_SWITCH, *enc._LAST_CALL_SWITCH, *enc._PASS_WRITES):
+        writes += [w for row in table for w in row]
+    for index, values in writes:
+        assert len(np.unique(index)) == len(index) == len(values)
+    for by_winner in enc._WINNER_ONES:
+        for index in by_winner:
+            assert len(np.unique(index)) == len(index)

@@ -248,7 +248,8 @@ def _switch(base: int, width: int, relative: bool) -> tuple[tuple[tuple[np.ndarr
     for old in range(-1, width):
         row = []
         for new in range(width):
-            zeros = [at(o, old) for o in range(4)] if old >= 0 else []
+            # no entry written twice: numpy leaves the order of repeated fancy writes open
+            zeros = [at(o, old) for o in range(4)] if 0 <= old != new else []
             ones = [at(o, new) for o in range(4)]
             row.append((_flat(zeros + ones), np.array([0.0] * len(zeros) + [1.0] * len(ones), dtype=DTYPE)))
         table.append(tuple(row))
@@ -264,9 +265,9 @@ _MULT_SWITCH = _switch(_MULT, 3, relative=False)
 _LAST_CALL_SWITCH = tuple(
     tuple(
         tuple(
-            (_flat([(o, _LAST_CALL + NUM_CALLS * ((seat - o) & 3) + old) for o in range(4)] * (old >= 0)
+            (_flat([(o, _LAST_CALL + NUM_CALLS * ((seat - o) & 3) + old) for o in range(4)] * (0 <= old != new)
                    + [(o, _LAST_CALL + NUM_CALLS * ((seat - o) & 3) + new) for o in range(4)]),
-             np.array([0.0] * (4 * (old >= 0)) + [1.0] * 4, dtype=DTYPE))
+             np.array([0.0] * (4 * (0 <= old != new)) + [1.0] * 4, dtype=DTYPE))
             for new in range(NUM_CALLS)
         )
         for old in range(-1, NUM_CALLS)
