@@ -122,7 +122,9 @@ def _observation_space() -> spaces.Dict:
 class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
     """Belot deal or match for four agents; see the module docstring."""
 
-    metadata: ClassVar[dict[str, Any]] = {"name": "belot_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "belot_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -224,7 +226,8 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
             self._close_deal(deal)
             self._accumulate_rewards()
         if not self.terminations[agent]:
-            self.agent_selection = AGENTS[self.deal.to_move]  # type: ignore[union-attr]
+            assert self.deal is not None
+            self.agent_selection = AGENTS[self.deal.to_move]
         if self.render_mode == "human":
             self.render()
 
