@@ -86,8 +86,8 @@ class Auction:
     def record(self, call: int) -> None:
         """Apply a call already known to be legal (`apply` without the check, for a caller that
         checked it against `legal_mask`)."""
-        seat = (self.first + len(self.calls)) & 3
-        self.calls.append(call)
+        calls = self.calls
+        calls.append(call)
         if call == PASS:
             self.passes += 1
             # R3.6: three passes after any other call end the auction; four passes, no contract.
@@ -101,7 +101,7 @@ class Auction:
             self.multiplier = 4
         else:
             self.contract = call - BID_BASE  # R3.4: a higher bid removes any doubling
-            self.declarer = seat  # R3.5
+            self.declarer = (self.first + len(calls) - 1) & 3  # R3.5: the seat that bid it
             self.multiplier = 1
 
     def explain(self, call: int) -> tuple[str, str]:

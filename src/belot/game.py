@@ -82,7 +82,7 @@ def _shuffled_deck(getrandbits: Callable[[int], int]) -> list[int]:
     """``random.Random.shuffle`` of the 32 cards in order, step for step (the same swaps from the
     same draws, so the same deck from the same state; tests/test_game.py checks it on many seeds),
     without its two method calls per card."""
-    deck = list(range(NUM_CARDS))
+    deck = _DECK[:]
     for i, n, k in _SHUFFLE_STEPS:
         j = getrandbits(k)
         while j >= n:
@@ -91,6 +91,7 @@ def _shuffled_deck(getrandbits: Callable[[int], int]) -> list[int]:
     return deck
 
 
+_DECK = list(range(NUM_CARDS))
 # (i, n, k) of each step of the shuffle: position i swapped with a draw below n of k bits
 _SHUFFLE_STEPS = tuple((i, i + 1, (i + 1).bit_length()) for i in range(NUM_CARDS - 1, 0, -1))
 
