@@ -32,3 +32,14 @@ def test_cards_of_is_inverse_of_mask_of():
     for _ in range(200):
         cs = sorted(rng.sample(range(32), rng.randrange(33)))
         assert cards_of(mask_of(cs)) == cs
+
+
+def test_cards_of_lists_every_set_bit_in_order():
+    """cards_of reads a mask through three 11-bit tables; it must list exactly its set bits."""
+    import random
+
+    from belot.cards import FULL_DECK, cards_of
+
+    rng = random.Random(4)
+    for mask in [0, FULL_DECK, 1 << 31, 1 << 10, 1 << 11, 1 << 21, 1 << 22] + [rng.getrandbits(32) for _ in range(20000)]:
+        assert cards_of(mask) == [c for c in range(32) if mask >> c & 1]

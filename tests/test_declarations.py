@@ -182,3 +182,89 @@ def test_counted_says_which_declarations_scored_by_seat_under_each_rule() -> Non
     declared = ([q], [t], [], [cq])
     assert counted(declared) == [[True], [False], [], [True]]
     assert counted(declared, Rules(("OPT-SINGLE-CONTEST",))) == [[False], [True], [], [True]]
+
+
+def _declarable_reference(hand: int, announced: list[int], options: tuple[str, ...] = ()) -> list[int]:
+    """R7.2-R7.4 read literally (the implementation before the table-driven one): carrés of the
+    hand by rank not sharing a card with an announced one, then every whole run of each suit of
+    the cards not in an announced carré, from the 7 up.  OPT-CARRE-FIRST: the cards of every held
+    carré are kept from the runs; OPT-EIGHT-SPLIT: a run of 8 is its top quint and bottom tierce."""
+    from belot.declarations import _CARRE_IDS, _RUNS, _SEQ_IDS, CARRE, DECLARATIONS
+
+    used = carre_cards = 0
+    if "OPT-CARRE-FIRST" in options:
+        for i in _CARRE_IDS.values():
+            if DECLARATIONS[i].mask & ~hand == 0:
+                carre_cards |= DECLARATIONS[i].mask
+    for i in announced:
+        used |= DECLARATIONS[i].mask
+        if DECLARATIONS[i].kind == CARRE:
+            carre_cards |= DECLARATIONS[i].mask
+    out = [i for _, i in sorted(_CARRE_IDS.items())
+           if DECLARATIONS[i].mask & ~hand == 0 and not DECLARATIONS[i].mask & used]
+    free = hand & ~carre_cards
+    for suit in range(4):
+        for start, length in _RUNS[free >> (8 * suit) & 0xFF]:
+            parts = [_SEQ_IDS[(suit, start, length)]]
+            if length == 8 and "OPT-EIGHT-SPLIT" in options:
+                parts = [_SEQ_IDS[(suit, 3, 5)], _SEQ_IDS[(suit, 0, 3)]]
+            out.extend(i for i in parts if not DECLARATIONS[i].mask & used)
+    return out
+
+
+@pytest.mark.parametrize("options", [(), ("OPT-CARRE-FIRST",), ("OPT-EIGHT-SPLIT",), ("OPT-CARRE-FIRST", "OPT-EIGHT-SPLIT")])
+def test_r7_declarable_equals_the_literal_reading_on_random_hands(options):
+    """`declarable` (bit tricks and per-byte tables) lists the same ids in the same order as the
+    literal reading, on random hands of 8-16 cards (a tenth with a whole suit) and random
+    announcements (R7.2-R7.4), under the defaults (100,000 hands) and the R7 options (20,000 each)."""
+    import random
+
+    from belot.contracts import Rules
+    from belot.declarations import declarable
+
+    rules = Rules.from_options(list(options))
+    rng = random.Random(7)
+    for _ in range(20_000 if options else 100_000):
+        hand = sum(1 << c for c in rng.sample(range(32), rng.choice([8, 8, 8, 12, 16])))
+        if rng.random() < 0.1:
+            hand |= 0xFF << (8 * rng.randrange(4))
+        announced: list[int] = []
+        while True:
+            found = declarable(hand, announced, rules)
+            assert found == _declarable_reference(hand, announced, options), (hand, announced)
+            if not found or rng.random() < 0.3:
+                break
+            announced.append(rng.choice(found))
+
+
+def _contest_reference(by_team: tuple[list[int], list[int]]) -> list[int]:
+    """R7.6 and R7.8 read literally (the implementation before the per-id tables)."""
+    from belot.declarations import CARRE, carre_key, sequence_key
+
+    points = [0, 0]
+    seqs = [[DECLARATIONS[i] for i in ids if DECLARATIONS[i].kind != CARRE] for ids in by_team]
+    carres = [[DECLARATIONS[i] for i in ids if DECLARATIONS[i].kind == CARRE] for ids in by_team]
+    best = [max((sequence_key(d) for d in s), default=None) for s in seqs]
+    if best[0] is not None or best[1] is not None:
+        if best[1] is None or (best[0] is not None and best[0] > best[1]):
+            points[0] += sum(d.value for d in seqs[0])
+        elif best[0] is None or best[1] > best[0]:
+            points[1] += sum(d.value for d in seqs[1])
+    cbest = [max((carre_key(d) for d in c), default=-1) for c in carres]
+    if cbest[0] > cbest[1]:
+        points[0] += sum(d.value for d in carres[0])
+    elif cbest[1] > cbest[0]:
+        points[1] += sum(d.value for d in carres[1])
+    return points
+
+
+def test_r7_6_contest_equals_the_literal_reading_on_random_announcements():
+    """`contest` (per-id keys and values) scores like the literal reading of R7.6/R7.8 on 100,000
+    random pairs of announcements, ties and carrés included."""
+    import random
+
+    rng = random.Random(8)
+    for _ in range(100_000):
+        by_team = ([rng.randrange(NUM_DECLARATIONS) for _ in range(rng.choice([0, 0, 1, 1, 2, 3]))],
+                   [rng.randrange(NUM_DECLARATIONS) for _ in range(rng.choice([0, 0, 1, 1, 2, 3]))])
+        assert contest(by_team) == _contest_reference(by_team), by_team

@@ -87,7 +87,7 @@ def test_r1_2_partners_opposite():
 
 def _play_first_legal(d: Deal) -> None:
     while not d.is_over:
-        d.apply([a for a in d.legal_actions() if a < 32][0])
+        d.apply(next(a for a in d.legal_actions() if a < 32))
 
 
 def valat_deal(dealer: int = 3) -> Deal:
@@ -131,7 +131,7 @@ def test_r12_2_capot_example_no_going_out_on_a_valat():
     d = m.deal(valat_deal(3).dealt, 3)
     bid(m, "S pass pass pass")
     while not d.is_over:
-        m.apply([a for a in m.legal_actions() if a < 32][0])
+        m.apply(next(a for a in m.legal_actions() if a < 32))
     assert m.score == [165, 100] and m.winner is None  # R12.2: the match goes on
     m.deal(make_hands({}), 0)
     for _ in range(4):
@@ -140,7 +140,7 @@ def test_r12_2_capot_example_no_going_out_on_a_valat():
     d = m.deal(deal_hands(random.Random(0), 1), 1)
     bid(m, "H pass pass pass")
     while not d.is_over:
-        m.apply([a for a in m.legal_actions() if a < 32][0])
+        m.apply(next(a for a in m.legal_actions() if a < 32))
     assert d.result.valat is None
     assert m.winner == 0 and m.current_player == TERMINAL and m.is_over
     with pytest.raises(RuleError, match=r"match is over \(R12\.1\)"):
@@ -226,3 +226,69 @@ def test_deal_over_refuses_actions():
     assert d.phase == OVER and d.legal_actions() == []
     with pytest.raises(RuleError):
         d.apply(card("7C"))
+
+
+def test_r2_2_fast_shuffle_is_the_rngs_own_shuffle():
+    """deal_hands shuffles a plain random.Random without its method calls: the same deck from the
+    same state, and the generator left in the same state, as ``rng.shuffle`` (R2.2-R2.3)."""
+    for seed in range(2000):
+        fast, ref = random.Random(seed), random.Random(seed)
+        dealer = seed & 3
+        deck = list(range(32))
+        ref.shuffle(deck)
+        expected: list[list[int]] = [[], [], [], []]
+        pos = 0
+        for size in (3, 2, 3):
+            for k in range(1, 5):
+                expected[(dealer + k) & 3].extend(deck[pos : pos + size])
+                pos += size
+        assert deal_hands(fast, dealer) == expected
+        assert fast.getstate() == ref.getstate()
+
+
+def test_cached_legal_sets_equal_the_rules_computed_afresh():
+    """`Deal` caches per hand the belote pairs and the trick-1 declaration options; along random
+    deals its legal actions equal the rules applied to the position from scratch (R5, R7.1-R7.7)."""
+    from belot.cards import KING, QUEEN, cards_of
+    from belot.contracts import AT, NT
+    from belot.declarations import declarable
+    from belot.game import BELOTE_BASE, DECLARE_BASE, PLAY
+    from belot.play import legal_cards
+
+    rng = random.Random(11)
+    for _ in range(400):
+        dealer = rng.randrange(4)
+        d = Deal(dealer, deal_hands(rng, dealer))
+        while not d.is_over:
+            legal = d.legal_actions()
+            if d.phase == PLAY:
+                seat, t = d.to_move, d.table
+                hand = d.hands[seat]
+                partner = d.win_seat >= 0 and (d.win_seat ^ seat) & 1 == 0
+                cards = legal_cards(hand, t, d.led, d.win_card, partner)
+                expected = cards_of(cards)
+                if t.contract != NT:
+                    for c in cards_of(cards):
+                        suit = c >> 3
+                        kq = (1 << (8 * suit + KING)) | (1 << (8 * suit + QUEEN))
+                        trump = t.contract == AT and (d.led < 0 or d.led == suit) or t.contract == suit
+                        if c & 7 in (KING, QUEEN) and trump and hand & kq == kq:
+                            expected.append(BELOTE_BASE + c)
+                    if not d.trick_winners:
+                        expected += [DECLARE_BASE + i for i in declarable(hand, d.declared[seat])]
+                assert sorted(legal) == sorted(expected)
+            d.apply(rng.choice(legal))
+
+
+@pytest.mark.parametrize(
+    ("position", "value", "message"),
+    [(0, True, "True is not a card"), (3, 5.0, "5.0 is not a card"), (7, -1, "-1 is not a card"),
+     (1, 32, "32 is not a card"), (2, "JH", "'JH' is not a card"), (5, None, "dealt twice")],
+)
+def test_r1_1_a_full_deal_with_one_odd_card_is_refused_by_name(position, value, message):
+    """The fast check of a usual 32-card deal lets nothing through that the card-by-card check
+    refuses: a bool, a float, an int out of 0-31, a repeated card (R1.1)."""
+    hands = [list(range(8 * s, 8 * s + 8)) for s in range(4)]
+    hands[1][position] = hands[0][0] if value is None else value
+    with pytest.raises(RuleError, match=message):
+        Deal(0, hands)

@@ -93,8 +93,13 @@ class Auction:
     def apply(self, call: int) -> None:
         if not (self.legal_mask() >> call) & 1:
             raise RuleError(*self.explain(call))
-        seat = self.to_call
-        self.calls.append(call)
+        self.record(call)
+
+    def record(self, call: int) -> None:
+        """Apply a call already known to be legal (`apply` without the check, for a caller that
+        checked it against `legal_mask`)."""
+        calls = self.calls
+        calls.append(call)
         if call == PASS:
             self.passes += 1
             # R3.6: three passes after any other call end the auction; four passes, no contract.
@@ -112,7 +117,7 @@ class Auction:
             self.multiplier = 4
         else:
             self.contract = call - BID_BASE  # R3.4: a higher bid removes any doubling
-            self.declarer = seat  # R3.5
+            self.declarer = (self.first + len(calls) - 1) & 3  # R3.5: the seat that bid it
             self.multiplier = 1
 
     def explain(self, call: int) -> tuple[str, str]:

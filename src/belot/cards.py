@@ -35,6 +35,12 @@ _SUIT_CARDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(tuple(8 * s + r for r in _BYTE_BITS[b]) for b in range(256)) for s in range(4)
 )
 POPCOUNT8: tuple[int, ...] = tuple(len(bits) for bits in _BYTE_BITS)
+# The cards of each 11-bit slice of a mask (bits 0-10, 11-21, 22-31): a mask to its cards in
+# three look-ups, for the legal cards listed at every turn.
+_SLICE_CARDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(base + b for b in range(11) if v >> b & 1) for v in range(1 << min(11, NUM_CARDS - base)))
+    for base in (0, 11, 22)
+)
 
 # The queen and king of a suit are ranks 5 and 6 (0b101, 0b110): flipping the two low bits of
 # either gives the other, the pair of a belote (R7.7).  A plain int so the solver's compiled
@@ -88,13 +94,8 @@ def mask_of(cards: Iterable[int]) -> int:
 
 def cards_of(mask: int) -> list[int]:
     """The cards of a mask, ascending (clubs first, each suit 7 to A)."""
-    sc = _SUIT_CARDS
-    return [
-        *sc[0][mask & 0xFF],
-        *sc[1][mask >> 8 & 0xFF],
-        *sc[2][mask >> 16 & 0xFF],
-        *sc[3][mask >> 24 & 0xFF],
-    ]
+    sc = _SLICE_CARDS
+    return [*sc[0][mask & 0x7FF], *sc[1][mask >> 11 & 0x7FF], *sc[2][mask >> 22 & 0x3FF]]
 
 
 def count(mask: int) -> int:

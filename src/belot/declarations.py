@@ -98,6 +98,16 @@ def _runs(byte: int) -> tuple[tuple[int, int], ...]:
 
 
 _RUNS: tuple[tuple[tuple[int, int], ...], ...] = tuple(_runs(b) for b in range(256))
+# _RUN_IDS[suit][byte]: ids of the whole runs (3 cards or more) of that suit's byte of a hand
+_RUN_IDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(_SEQ_IDS[(suit, start, length)] for start, length in _RUNS[b]) for b in range(256)) for suit in range(4)
+)
+_MASKS = tuple(d.mask for d in DECLARATIONS)
+_VALUES = tuple(d.value for d in DECLARATIONS)
+_FIRST_CARRE = min(_CARRE_IDS.values())  # carrés come after the 84 sequences
+_CARRE_BY_BIT = {1 << rank: i for rank, i in _CARRE_IDS.items()}
+# OPT-EIGHT-SPLIT (R7.2): an 8-card run's id -> the quint of its top five and the tierce of its bottom three
+_EIGHT_SPLIT = {_SEQ_IDS[(suit, 0, 8)]: (_SEQ_IDS[(suit, 3, 5)], _SEQ_IDS[(suit, 0, 3)]) for suit in range(4)}
 
 
 def declaration_for_cards(cards: list[int]) -> Declaration | None:
@@ -114,38 +124,37 @@ def declaration_for_cards(cards: list[int]) -> Declaration | None:
 def declarable(hand: int, announced: list[int], rules: Rules = DEFAULT_RULES) -> list[int]:
     """Ids of the declarations the holder of ``hand`` may announce next (R7.2-R7.4).
 
-    ``announced`` are the ids this seat has announced already in this deal.
+    ``announced`` are the ids this seat has announced already in this deal.  Carrés come first
+    (by rank), then each suit's runs from the 7 up.
     """
-    if not announced:
-        # Fast path: most hands hold no run of three and no carré of 9 T J Q K A.
-        runs = _RUNS
-        carre_ranks = hand & (hand >> 8) & (hand >> 16) & (hand >> 24) & 0xFC
-        if not carre_ranks and not (
-            runs[hand & 0xFF] or runs[hand >> 8 & 0xFF] or runs[hand >> 16 & 0xFF] or runs[hand >> 24 & 0xFF]
-        ):
-            return []
     used = 0
     carre_cards = 0
     for i in announced:
-        d = DECLARATIONS[i]
-        used |= d.mask
-        if d.kind == CARRE:
-            carre_cards |= d.mask
-    out = [i for r, i in _CARRE_IDS.items() if DECLARATIONS[i].mask & ~hand == 0 and not DECLARATIONS[i].mask & used]
+        m = _MASKS[i]
+        used |= m
+        if i >= _FIRST_CARRE:
+            carre_cards |= m
+    out = []
+    held = hand & (hand >> 8) & (hand >> 16) & (hand >> 24) & 0xFC  # 9 T J Q K A held in all suits
+    ranks = held
+    while ranks:
+        low = ranks & -ranks
+        i = _CARRE_BY_BIT[low]
+        if not _MASKS[i] & used:
+            out.append(i)
+        ranks ^= low
     options = rules.options
     if options and CARRE_FIRST in options:
         # OPT-CARRE-FIRST (R7.4): no sequence uses a card of a scoring carré held, declared or not
-        for i in out:
-            carre_cards |= DECLARATIONS[i].mask
+        carre_cards |= held * 0x01010101
     split = bool(options) and EIGHT_SPLIT in options
     free = hand & ~carre_cards
-    for suit in range(4):
-        for start, length in _RUNS[free >> (8 * suit) & 0xFF]:
-            parts: tuple[int, ...] = (_SEQ_IDS[(suit, start, length)],)
-            if split and length == 8:
-                # OPT-EIGHT-SPLIT (R7.2): a quint of the top five cards and a tierce of the bottom three
-                parts = (_SEQ_IDS[(suit, 3, 5)], _SEQ_IDS[(suit, 0, 3)])
-            out.extend(i for i in parts if not DECLARATIONS[i].mask & used)
+    runs = _RUN_IDS
+    for i in (*runs[0][free & 0xFF], *runs[1][free >> 8 & 0xFF], *runs[2][free >> 16 & 0xFF], *runs[3][free >> 24]):
+        if split and i in _EIGHT_SPLIT:
+            out.extend(j for j in _EIGHT_SPLIT[i] if not _MASKS[j] & used)
+        elif not _MASKS[i] & used:
+            out.append(i)
     return out
 
 
@@ -204,29 +213,54 @@ def contest(by_team: tuple[list[int], list[int]], rules: Rules = DEFAULT_RULES) 
     [0, 120]
     """
     points = [0, 0]
-    if rules.options and SINGLE_CONTEST in rules.options:
+    options = rules.options
+    if options and SINGLE_CONTEST in options:
         # OPT-SINGLE-CONTEST (R7.6): the better single declaration takes all of its team's
         best1 = [max((_single_key(DECLARATIONS[i], rules) for i in ids), default=None) for ids in by_team]
         if best1[0] is not None and (best1[1] is None or best1[0] > best1[1]):
-            points[0] = sum(DECLARATIONS[i].value for i in by_team[0])
+            points[0] = sum(_VALUES[i] for i in by_team[0])
         elif best1[1] is not None and (best1[0] is None or best1[1] > best1[0]):
-            points[1] = sum(DECLARATIONS[i].value for i in by_team[1])
+            points[1] = sum(_VALUES[i] for i in by_team[1])
         return points  # an exact tie cancels all of both
-    seqs = [[DECLARATIONS[i] for i in ids if DECLARATIONS[i].kind != CARRE] for ids in by_team]
-    carres = [[DECLARATIONS[i] for i in ids if DECLARATIONS[i].kind == CARRE] for ids in by_team]
-    best = [max((sequence_key(d, rules) for d in s), default=None) for s in seqs]
-    if best[0] is not None or best[1] is not None:
-        if best[1] is None or (best[0] is not None and best[0] > best[1]):
-            points[0] += sum(d.value for d in seqs[0])
-        elif best[0] is None or best[1] > best[0]:
-            points[1] += sum(d.value for d in seqs[1])
+    seq_keys, carre_keys = _KEYS[options] if options in _KEYS else _keys(rules)
+    best: list[tuple[int, int] | None] = [None, None]  # best sequence key of each team
+    cbest = [-1, -1]  # best carré key of each team
+    seq_points = [0, 0]
+    carre_points = [0, 0]
+    for team in (0, 1):
+        for i in by_team[team]:
+            if i >= _FIRST_CARRE:
+                carre_points[team] += _VALUES[i]
+                cbest[team] = max(cbest[team], carre_keys[i - _FIRST_CARRE])
+            else:
+                seq_points[team] += _VALUES[i]
+                key, b = seq_keys[i], best[team]
+                if b is None or key > b:
+                    best[team] = key
+    b0, b1 = best
+    if b0 is not None or b1 is not None:
+        if b1 is None or (b0 is not None and b0 > b1):
+            points[0] += seq_points[0]
+        elif b0 is None or b1 > b0:
+            points[1] += seq_points[1]
         # equal best sequences: no sequence of either team scores
-    cbest = [max((carre_key(d, rules) for d in c), default=-1) for c in carres]
     if cbest[0] > cbest[1]:
-        points[0] += sum(d.value for d in carres[0])
+        points[0] += carre_points[0]
     elif cbest[1] > cbest[0]:
-        points[1] += sum(d.value for d in carres[1])
+        points[1] += carre_points[1]
     return points
+
+
+# Per declaration id, what the contest compares (R7.6) under a set of options: the sequences are
+# ids 0-83, the carrés from _FIRST_CARRE on.  Built once per option set, from the key functions.
+_KEYS: dict[tuple[str, ...], tuple[tuple[tuple[int, int], ...], tuple[int, ...]]] = {}
+
+
+def _keys(rules: Rules) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...]]:
+    keys = (tuple(sequence_key(d, rules) for d in DECLARATIONS[:_FIRST_CARRE]),
+            tuple(carre_key(d, rules) for d in DECLARATIONS[_FIRST_CARRE:]))
+    _KEYS[rules.options] = keys
+    return keys
 
 
 def counted(declared: tuple[tuple[int, ...], ...] | list[list[int]], rules: Rules = DEFAULT_RULES) -> list[list[bool]]:

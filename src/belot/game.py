@@ -17,12 +17,13 @@ of one seat and holds nothing that seat may not see.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from . import declarations as decl
 from .auction import BID_BASE, CALL_NAMES, KONTRA, NUM_CALLS, PASS, REKONTRA, Auction
-from .cards import _SUIT_CARDS, CARD_NAMES, FULL_DECK, KING, NUM_CARDS, QUEEN, SUIT_MASKS, cards_of
+from .cards import _SLICE_CARDS, CARD_NAMES, FULL_DECK, KING, NUM_CARDS, QUEEN, SUIT_MASKS, cards_of
 from .contracts import AT, CAPOT_EN, CAPOT_NI, NO_CONTRACT, NO_SHUFFLE, NT, SURCONTRA, TABLES, Rules
 from .errors import RuleError
 from .play import explain_illegal, legal_cards
@@ -42,7 +43,15 @@ AUCTION, PLAY, OVER = "auction", "play", "over"
 _CALL_ACTIONS: tuple[tuple[int, ...], ...] = tuple(
     tuple(CALL_BASE + c for c in range(NUM_CALLS) if m >> c & 1) for m in range(1 << NUM_CALLS)
 )
+_BULGARIAN = Rules()  # the default rules (immutable, so one instance serves every deal)
 _KQ = tuple((0b11 << (8 * s + QUEEN)) for s in range(4))  # queen and king of each suit
+_QUEENS = sum(1 << (8 * s + QUEEN) for s in range(4))
+
+
+def _kq_pairs(hand: int) -> int:
+    """The kings and queens of ``hand`` held with their partner (K and Q of one suit, R7.7)."""
+    q = hand & (hand >> (KING - QUEEN)) & _QUEENS
+    return q | q << (KING - QUEEN)
 
 
 def action_name(action: int) -> str:
@@ -61,21 +70,49 @@ def action_name(action: int) -> str:
 
 def deal_hands(rng: random.Random, dealer: int) -> list[list[int]]:
     """Shuffle and deal per R2.2-R2.3: 3 each from the forehand, 2 each, then 3 each after bidding."""
-    deck = list(range(NUM_CARDS))
-    rng.shuffle(deck)
+    if type(rng) is random.Random:
+        deck = _shuffled_deck(rng.getrandbits)
+    else:
+        deck = list(range(NUM_CARDS))
+        rng.shuffle(deck)
     return deal_pack(deck, dealer)
 
 
 def deal_pack(pack: Sequence[int], dealer: int) -> list[list[int]]:
     """Deal a pack from its top per R2.3: 3 each from the forehand on, 2 each, then 3 each."""
-    hands: list[list[int]] = [[], [], [], []]
+    return [list(take(pack)) for take in _DEALING[dealer]]
+
+
+def _shuffled_deck(getrandbits: Callable[[int], int]) -> list[int]:
+    """``random.Random.shuffle`` of the 32 cards in order, step for step (the same swaps from the
+    same draws, so the same deck from the same state; tests/test_game.py checks it on many seeds),
+    without its two method calls per card."""
+    deck = _DECK[:]
+    for i, n, k in _SHUFFLE_STEPS:
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+_DECK = list(range(NUM_CARDS))
+# (i, n, k) of each step of the shuffle: position i swapped with a draw below n of k bits
+_SHUFFLE_STEPS = tuple((i, i + 1, (i + 1).bit_length()) for i in range(NUM_CARDS - 1, 0, -1))
+
+
+def _dealing_order(dealer: int) -> tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]:
+    """Per seat, the positions in the shuffled deck of its cards, in the order dealt (R2.3)."""
+    picks: list[list[int]] = [[], [], [], []]
     pos = 0
     for size in (3, 2, 3):
         for k in range(1, 5):
-            seat = (dealer + k) & 3
-            hands[seat].extend(pack[pos : pos + size])
+            picks[(dealer + k) & 3].extend(range(pos, pos + size))
             pos += size
-    return hands
+    return tuple(itemgetter(*p) for p in picks)
+
+
+_DEALING = tuple(_dealing_order(dealer) for dealer in range(4))
 
 
 def gathered_pack(d: Deal) -> list[int]:
@@ -138,9 +175,9 @@ class Deal:
     """One deal: auction, declarations and play, then its score (R2-R11)."""
 
     __slots__ = (
-        "rules", "dealer", "dealt", "hands", "pot", "phase", "auction", "table", "to_move",
-        "trick", "trick_seats", "leader", "led", "win_card", "win_seat", "trick_winners",
-        "team_points", "declared", "belotes", "actions", "actors", "result", "_legal",
+        "_kq", "_legal", "_options", "actions", "actors", "auction", "belotes", "dealer", "dealt",
+        "declared", "hands", "is_over", "leader", "led", "phase", "pot", "result", "rules", "table", "team_points",
+        "to_move", "trick", "trick_winners", "win_card", "win_seat",
     )
 
     def __init__(
@@ -148,9 +185,9 @@ class Deal:
     ) -> None:
         if not 0 <= dealer <= 3:
             raise ValueError(f"dealer must be a seat 0-3, not {dealer!r}")
-        self.rules = rules or Rules()
+        self.rules = rules or _BULGARIAN
         self.dealer = dealer
-        self.dealt: tuple[tuple[int, ...], ...] = tuple(tuple(h) for h in hands)
+        self.dealt: tuple[tuple[int, ...], ...] = tuple(map(tuple, hands))
         self.hands = _check_hands(self.dealt)
         self.pot = pot
         self.phase = AUCTION
@@ -158,7 +195,6 @@ class Deal:
         self.table = TABLES[0]
         self.to_move = (dealer + 1) & 3  # R3.1: the forehand calls first
         self.trick: list[int] = []
-        self.trick_seats: list[int] = []
         self.leader = -1
         self.led = -1
         self.win_card = -1
@@ -170,17 +206,19 @@ class Deal:
         self.actions: list[int] = []
         self.actors: list[int] = []
         self.result: DealResult | None = None
+        self.is_over = False  # phase == OVER, kept as a plain attribute: read after every action
+        # The legal cards (in play) or calls (in the auction) of the seat to move, -1 until computed
         self._legal = -1
+        # Per seat, caches of facts of its hand fixed when the auction ends (see `_start_play`):
+        # the king-queen pairs it may announce belote with, and its trick-1 declaration options.
+        self._kq: tuple[int, ...] = (0, 0, 0, 0)
+        self._options: list[list[int] | None] = [None, None, None, None]
 
     # -- the state API -------------------------------------------------------------------------
 
     @property
     def current_player(self) -> int:
         return TERMINAL if self.phase == OVER else self.to_move
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
 
     @property
     def contract(self) -> int:
@@ -190,24 +228,33 @@ class Deal:
     def forehand(self) -> int:
         return (self.dealer + 1) & 3
 
+    @property
+    def trick_seats(self) -> list[int]:
+        """The seat of each card of the trick being played, from its leader."""
+        return [(self.leader + k) & 3 for k in range(len(self.trick))]
+
     def legal_actions(self) -> list[int]:
         phase = self.phase
         if phase == PLAY:
             legal = self._legal
             if legal < 0:
                 legal = self._legal_cards()
-            sc = _SUIT_CARDS
-            out = [*sc[0][legal & 0xFF], *sc[1][legal >> 8 & 0xFF], *sc[2][legal >> 16 & 0xFF], *sc[3][legal >> 24]]
-            if self.table.contract == NT:
-                return out
-            belote = self._belote_cards(legal)
-            if belote:
-                out.extend(BELOTE_BASE + c for c in cards_of(belote))
+            sc = _SLICE_CARDS
+            out = [*sc[0][legal & 0x7FF], *sc[1][legal >> 11 & 0x7FF], *sc[2][legal >> 22]]
+            if self._kq[self.to_move]:
+                belote = self._belote_cards(legal)
+                if belote:
+                    out += [BELOTE_BASE + c for c in cards_of(belote)]
             if not self.trick_winners:
-                out.extend(DECLARE_BASE + i for i in self._declarable())
+                options = self._declarable()
+                if options:
+                    out += [DECLARE_BASE + i for i in options]
             return out
         if phase == AUCTION:
-            return list(_CALL_ACTIONS[self._call_mask()])
+            mask = self._legal
+            if mask < 0:
+                mask = self._legal = self._call_mask()
+            return list(_CALL_ACTIONS[mask])
         return []
 
     def is_legal(self, action: object) -> bool:
@@ -220,14 +267,17 @@ class Deal:
             if legal < 0:
                 legal = self._legal_cards()
             if 0 <= action < BELOTE_BASE:
-                return bool(legal >> action & 1)
+                return legal >> action & 1 == 1
             if action < CALL_BASE:
                 return action >= 0 and bool(self._belote_cards(legal) >> (action - BELOTE_BASE) & 1)
             if DECLARE_BASE <= action < NUM_ACTIONS:
                 return not self.trick_winners and action - DECLARE_BASE in self._declarable()
             return False
         if phase == AUCTION:
-            return CALL_BASE <= action < DECLARE_BASE and bool(self._call_mask() >> (action - CALL_BASE) & 1)
+            mask = self._legal
+            if mask < 0:
+                mask = self._legal = self._call_mask()
+            return CALL_BASE <= action < DECLARE_BASE and mask >> (action - CALL_BASE) & 1 == 1
         return False
 
     def apply(self, action: int) -> None:
@@ -251,11 +301,12 @@ class Deal:
         d = Deal.__new__(Deal)
         d.rules, d.dealer, d.dealt, d.hands, d.pot = self.rules, self.dealer, self.dealt, self.hands[:], self.pot
         d.phase, d.auction, d.table, d.to_move = self.phase, self.auction.copy(), self.table, self.to_move
-        d.trick, d.trick_seats, d.leader, d.led = self.trick[:], self.trick_seats[:], self.leader, self.led
+        d.trick, d.leader, d.led = self.trick[:], self.leader, self.led
         d.win_card, d.win_seat, d.trick_winners = self.win_card, self.win_seat, self.trick_winners[:]
         d.team_points, d.declared = self.team_points[:], [x[:] for x in self.declared]
         d.belotes, d.actions, d.actors = self.belotes[:], self.actions[:], self.actors[:]
-        d.result, d._legal = self.result, self._legal
+        d.result, d._legal, d._kq, d._options = self.result, self._legal, self._kq, self._options[:]
+        d.is_over = self.is_over
         return d
 
     def view(self, seat: int) -> SeatView:
@@ -264,37 +315,33 @@ class Deal:
     # -- the rules, step by step ---------------------------------------------------------------
 
     def _legal_cards(self) -> int:
-        if self._legal < 0:
-            seat = self.to_move
-            self._legal = legal_cards(
-                self.hands[seat], self.table, self.led, self.win_card,
-                self.win_seat >= 0 and (self.win_seat ^ seat) & 1 == 0,
-            )
-        return self._legal
+        """The legal cards of the seat to move (R5); kept in ``_legal`` until the next action."""
+        seat, ws = self.to_move, self.win_seat
+        legal = self._legal = legal_cards(
+            self.hands[seat], self.table, self.led, self.win_card, ws >= 0 and (ws ^ seat) & 1 == 0)
+        return legal
 
     def _belote_cards(self, legal: int) -> int:
         """R7.7: the legal cards that may be played with belote: the king or the queen of trumps
         (any suit in AT, when it is led or leads) while the seat holds both, unplayed."""
-        contract = self.table.contract
-        if contract == NT:
+        dealt = self._kq[self.to_move]  # the pairs of trumps dealt to the seat, 0 in NT
+        if not dealt:
             return 0
-        hand = self.hands[self.to_move]
-        if contract != AT:
-            kq = _KQ[contract]
-            return legal & kq if hand & kq == kq else 0
-        out = 0
-        for s in range(4):
-            kq = _KQ[s]
-            if hand & kq == kq and (self.led < 0 or self.led == s):
-                out |= legal & kq
-        return out
+        whole = _kq_pairs(self.hands[self.to_move]) & dealt
+        if self.led >= 0 and self.table.contract == AT:
+            whole &= SUIT_MASKS[self.led]
+        return legal & whole
 
     def _declarable(self) -> list[int]:
         """R7.1-R7.5: declarations the seat to move may announce now (its turn in trick 1)."""
         if self.table.contract == NT or self.trick_winners:
             return []
         seat = self.to_move
-        return decl.declarable(self.hands[seat], self.declared[seat], self.rules)
+        options = self._options[seat]
+        if options is None:  # the hand is whole in trick 1 until the seat plays: computed once per
+            # announcement, not at each look
+            options = self._options[seat] = decl.declarable(self.hands[seat], self.declared[seat], self.rules)
+        return options
 
     def _call_mask(self) -> int:
         """R3.1-R3.4: the calls the seat to move may make (9 bits).  A record of a deal that holds
@@ -342,24 +389,36 @@ class Deal:
 
     def _call(self, call: int) -> None:
         a = self.auction
-        seat = a.to_call
-        a.apply(call)
+        seat = self.to_move
+        a.record(call)  # `apply` checked it against `_call_mask`, a subset of the auction's legal calls
+        self._legal = -1
         self.actions.append(CALL_BASE + call)
         self.actors.append(seat)
         if not a.done:
-            self.to_move = a.to_call
+            self.to_move = (seat + 1) & 3
             return
         if a.contract == NO_CONTRACT:  # R3.6: all passed, nothing scored, the pot stays
             self._finish_redeal()
             return
         self.phase = PLAY
         self.table = TABLES[a.contract]
-        self.to_move = self.leader = self.forehand  # R5.1
+        self.to_move = self.leader = (self.dealer + 1) & 3  # R5.1: the forehand leads
         self._legal = -1
+        self._start_play(a.contract)
+
+    def _start_play(self, contract: int) -> None:
+        """Cache what a hand allows for the whole play: the king-queen pairs of trumps each seat
+        was dealt (R7.7), a superset of those it may still announce belote with."""
+        if contract == NT:
+            return
+        trumps = FULL_DECK if contract == AT else SUIT_MASKS[contract]
+        h0, h1, h2, h3 = self.hands
+        self._kq = (_kq_pairs(h0) & trumps, _kq_pairs(h1) & trumps, _kq_pairs(h2) & trumps, _kq_pairs(h3) & trumps)
 
     def _declare(self, i: int) -> None:
         seat = self.to_move
         self.declared[seat].append(i)
+        self._options[seat] = None
         self.actions.append(DECLARE_BASE + i)
         self.actors.append(seat)
 
@@ -375,7 +434,6 @@ class Deal:
         self._legal = -1
         trick = self.trick
         trick.append(card)
-        self.trick_seats.append(seat)
         n = len(trick)
         if n == 1:
             self.led = card >> 3
@@ -401,7 +459,6 @@ class Deal:
         last = len(winners) == 8
         self.team_points[winner & 1] += trick_points(t, trick, last)
         self.trick = []
-        self.trick_seats = []
         self.led = self.win_card = self.win_seat = -1
         self.to_move = self.leader = winner  # R5.1
         if last:
@@ -409,16 +466,19 @@ class Deal:
 
     def _finish_redeal(self) -> None:
         self.phase = OVER
+        self.is_over = True
         self.to_move = -1
         self.result = redeal_result(self.pot)
 
     def _finish(self) -> None:
         a = self.auction
         self.phase = OVER
+        self.is_over = True
         self.to_move = -1
         self.result = deal_result(
             a.contract, a.declarer, a.multiplier, self.pot, (self.team_points[0], self.team_points[1]),
-            self.declared, [seat for seat, _ in self.belotes], tuple(self.trick_winners), rules=self.rules)
+            self.declared, [seat for seat, _ in self.belotes] if self.belotes else (), tuple(self.trick_winners),
+            rules=self.rules)
 
     # -- views ---------------------------------------------------------------------------------
 
@@ -463,7 +523,7 @@ class Match:
         first_dealer: int | None = None,
         players: list[str] | None = None,
     ) -> None:
-        self.rules = rules or Rules()
+        self.rules = rules or _BULGARIAN
         self.players = players
         self.start_target = target
         self.target = target  # raised by OPT-CAPOT-EN after a valat (R12.2)
@@ -604,6 +664,17 @@ def _describe(action: object) -> str:
 
 def _check_hands(hands: tuple[tuple[int, ...], ...]) -> list[int]:
     """The hands as masks, after checking they are a deal of distinct cards (R1.1, R2.3)."""
+    if len(hands) == 4 and all(map(_EIGHT_CARDS.__eq__, map(len, hands))):
+        # The usual deal: four hands of eight ints (not bools) that are the 32 cards between them.
+        # Anything else takes the checks below, which name what is wrong.
+        cards = [*hands[0], *hands[1], *hands[2], *hands[3]]
+        if set(map(type, cards)) == _INT_ONLY and min(cards) >= 0 and max(cards) < NUM_CARDS:
+            b = _CARD_BIT
+            masks = [b[c0] | b[c1] | b[c2] | b[c3] | b[c4] | b[c5] | b[c6] | b[c7]
+                     for c0, c1, c2, c3, c4, c5, c6, c7 in hands]
+            m0, m1, m2, m3 = masks
+            if m0 | m1 | m2 | m3 == FULL_DECK:  # 32 cards in range covering the deck: all distinct
+                return masks
     if len(hands) != 4:
         raise RuleError(f"a deal has four hands, not {len(hands)}", "R1.2")
     masks = []
@@ -626,6 +697,11 @@ def _check_hands(hands: tuple[tuple[int, ...], ...]) -> list[int]:
     if len(hands[0]) == 8 and seen != FULL_DECK:
         raise RuleError("the hands do not hold the 32 cards", "R1.1")
     return masks
+
+
+_EIGHT_CARDS = 8
+_INT_ONLY = {int}
+_CARD_BIT = tuple(1 << c for c in range(NUM_CARDS))
 
 
 def _explain_belote(card: int, hand: int, contract: int, led: int) -> str:
@@ -659,7 +735,7 @@ def _explain_declaration(i: int, hand: int, announced: list[int]) -> str:
 
 
 __all__ = [
-    "AUCTION", "BELOTE_BASE", "CALL_BASE", "CARD_BASE", "CHANCE", "DECLARE_BASE", "NUM_ACTIONS",
-    "OVER", "PLAY", "TERMINAL", "BELOTE_POINTS", "Deal", "DealResult", "Match", "SeatView", "action_name", "deal_hands",
-    "KONTRA", "REKONTRA", "PASS", "BID_BASE", "SUIT_MASKS",
+    "AUCTION", "BELOTE_BASE", "BELOTE_POINTS", "BID_BASE", "CALL_BASE", "CARD_BASE", "CHANCE",
+    "DECLARE_BASE", "KONTRA", "NUM_ACTIONS", "OVER", "PASS", "PLAY", "REKONTRA", "SUIT_MASKS", "TERMINAL",
+    "Deal", "DealResult", "Match", "SeatView", "action_name", "deal_hands",
 ]

@@ -40,7 +40,16 @@ def trick_points(t: ContractTable, cards: Sequence[int], last: bool) -> int:
     54
     """
     pts = t.points
-    return sum(pts[c] for c in cards) + (LAST_TRICK_BONUS if last else 0)
+    if len(cards) == 4:  # a whole trick, the common case, without building an iterator
+        a, b, c, d = cards
+        total = pts[a] + pts[b] + pts[c] + pts[d]
+    else:
+        total = sum(map(pts.__getitem__, cards))
+    return total + LAST_TRICK_BONUS if last else total
+
+
+_ODD = (1).__and__  # seat -> its team
+_NONE_DECLARED: tuple[tuple[int, ...], ...] = ((), (), (), ())
 
 
 def valat_team(trick_winners: Sequence[int]) -> int | None:
@@ -51,7 +60,7 @@ def valat_team(trick_winners: Sequence[int]) -> int | None:
     """
     if len(trick_winners) != 8:
         return None
-    teams = sum(w & 1 for w in trick_winners)
+    teams = sum(map(_ODD, trick_winners))
     return 1 if teams == 8 else 0 if teams == 0 else None
 
 
@@ -133,7 +142,8 @@ def deal_result(
     """
     mult = TABLES[contract].multiplier
     cards = (card_points[0] * mult, card_points[1] * mult)  # R6.3
-    if contract == NT:
+    announced = any(declared)
+    if contract == NT or not announced:  # R7.1; many deals have no declaration to contest
         decls = (0, 0)
     else:
         c0, c1 = decl.contest((
@@ -144,7 +154,7 @@ def deal_result(
         belote[seat & 1] += BELOTE_POINTS
     if valat is None:
         valat = valat_team(tricks)
-    totals = [cards[k] + decls[k] + belote[k] for k in (0, 1)]
+    totals = [cards[0] + decls[0] + belote[0], cards[1] + decls[1] + belote[1]]
     if valat is not None:
         totals[valat] += VALAT_BONUS  # R8, not doubled in NT
     stake = multiplier
@@ -155,7 +165,8 @@ def deal_result(
         contract=contract, declarer=declarer, multiplier=multiplier, tricks=tuple(tricks),
         card_points=cards, declarations=decls, belote=(belote[0], belote[1]), valat=valat,
         totals=(totals[0], totals[1]), outcome=s.outcome, points=s.points, pot=s.pot,
-        declared=tuple(tuple(x) for x in declared), stake=stake,
+        declared=_NONE_DECLARED if not announced and len(declared) == 4 else tuple(map(tuple, declared)),
+        stake=stake,
     )
 
 

@@ -31,7 +31,8 @@ OrderEnforcingWrapper, of which it is a subclass.
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -41,12 +42,13 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from ..contracts import CONTRACT_NAMES, Rules
 from ..errors import RuleError
-from ..game import NUM_ACTIONS, Deal, Match, action_name, deal_hands
+from ..game import NUM_ACTIONS, OVER, Deal, Match, action_name, deal_hands
 from .encoding import DTYPE, OFFSETS, SIZE, IncrementalEncoder
 
 MODES = ("deal", "match")
 ILLEGAL_REWARD = -100.0  # more than a deal can cost short of a rekontra
 AGENTS = tuple(f"player_{seat}" for seat in range(4))
+_MASK_DTYPE = np.dtype(np.int8)
 
 
 def env(
@@ -57,13 +59,40 @@ def env(
 
 
 class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's OrderEnforcingWrapper with direct `last`, `agents` and `agent_selection`: the
-    base version reads them through two layers of ``__getattr__``, a quarter of a step's time."""
+    """PettingZoo's OrderEnforcingWrapper with the per-step calls made directly: the base version
+    reaches `last`, `step`, `agents` and `agent_selection` through layers of ``__getattr__`` and
+    ``super()``, and iterates `agent_iter` with a Python-level ``__next__``; together more than
+    the game's own work.  The checks and refusals are the same."""
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
             EnvLogger.error_observe_before_reset()
         return self.env.last(observe)
+
+    def step(self, action: Any) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self.env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:  # type: ignore[override]
+        """The agent to act, until all are done (or ``max_iter`` turns), refusing a turn that was
+        not stepped, as `AECOrderEnforcingIterator` does."""
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return self._agent_iter(max_iter)
+
+    def _agent_iter(self, max_iter: int) -> Iterator[str]:
+        raw = self.env
+        while raw.agents and max_iter > 0:
+            max_iter -= 1
+            assert self._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+            self._has_updated = False
+            yield raw.agent_selection
 
     # The two attributes read at every step of an agent_iter loop, looked up directly instead of
     # through two layers of __getattr__ (same refusal before reset).
@@ -93,10 +122,12 @@ def _observation_space() -> spaces.Dict:
     )
 
 
-class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
+class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
     """Belot deal or match for four agents; see the module docstring."""
 
-    metadata: dict[str, Any] = {"name": "belot_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "belot_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -142,11 +173,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         if seed is not None:
             self._rng = random.Random(seed)
         self.agents = self.possible_agents[:]
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
+        self._rewarded = False  # whether self.rewards holds a nonzero reward
         options = options or {}
         if self.mode == "match":
             if "hands" in options:
@@ -174,7 +206,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         assert deal is not None
         seat = deal.to_move
         try:
-            action = int(action)
+            if type(action) is not int:
+                action = int(action)
             if not 0 <= action < NUM_ACTIONS:
                 raise RuleError(f"{action} is not an action (0-{NUM_ACTIONS - 1})", "R5.1")
             # Both raise RuleError before changing anything; Match.apply also scores a finished
@@ -188,16 +221,18 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             self._illegal(agent, action, e)
             return
         self._cumulative_rewards[agent] = 0.0
-        rewards = self.rewards
-        for a in AGENTS:
-            rewards[a] = 0.0
+        if self._rewarded:  # the last step paid rewards: this one pays none unless a deal ends
+            self._rewarded = False
+            rewards = self.rewards
+            for a in AGENTS:
+                rewards[a] = 0.0
         self._encoder.update(deal, seat, action)
-        if deal.is_over:
+        if deal.phase == OVER:
             self._close_deal(deal)
+            self._accumulate_rewards()
         if not self.terminations[agent]:
             assert self.deal is not None
             self.agent_selection = AGENTS[self.deal.to_move]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -206,6 +241,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.rewards = {a: 0.0 for a in self.agents}
         assert self.illegal_reward is not None
         self.rewards[agent] = self.illegal_reward
+        self._rewarded = True
         self.terminations = {a: True for a in self.agents}
         self.infos[agent] = {"illegal": f"{action!r}: {error}"}
         self._accumulate_rewards()
@@ -216,6 +252,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         diff = float(result.points[0] - result.points[1])
         for seat, a in enumerate(AGENTS):
             self.rewards[a] = diff if seat & 1 == 0 else -diff
+        self._rewarded = True
         m = self.match
         if m is None or m.is_over:
             if m is not None:
@@ -232,11 +269,22 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_name_mapping[agent]
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         deal = self.deal
-        if deal is not None and deal.to_move == seat and not deal.is_over:
-            mask[deal.legal_actions()] = 1
-        return {"observation": self._encoder.rows[seat].copy(), "action_mask": mask}
+        mask = bytearray(NUM_ACTIONS)
+        if deal is not None and deal.to_move == seat and deal.phase != OVER:
+            for a in deal.legal_actions():
+                mask[a] = 1
+        return {"observation": self._encoder.rows[seat].copy(), "action_mask": np.frombuffer(mask, _MASK_DTYPE)}
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def legal_actions(self, agent: str | None = None) -> list[int]:
         """The legal actions of ``agent`` (default: the agent to act) as ints."""

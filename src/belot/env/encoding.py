@@ -205,44 +205,137 @@ def _flat(seat_offsets: list[tuple[int, int]]) -> np.ndarray:
     return np.array([o * SIZE + i for o, i in seat_offsets], dtype=np.intp)
 
 
-# Card ``c`` played by ``seat`` in trick ``k``: the entries every observer sets to 1 (history,
-# played, trick), and the unseen entries of the three others that go to 0.
-_PLAY_ONES = tuple(
+def _card_writes(seat: int, k: int, c: int, pos: int) -> tuple[np.ndarray, np.ndarray]:
+    """(flat indices, values) of card ``c`` played by ``seat`` as card ``pos`` of trick ``k``: what
+    every observer sees of it (history, played, trick set; unseen cleared), the card leaving the
+    player's own hand, the leader of the trick for a lead, and the turn leaving the player, to the
+    next seat within the trick (after the fourth card the winner's turn is set as the trick closes)."""
+    ones: list[tuple[int, int]] = []
+    zeros: list[tuple[int, int]] = [(seat, _HAND + c)]
+    for o in range(4):
+        r = (seat - o) & 3
+        ones += [(o, _HISTORY + 128 * k + 32 * r + c), (o, _PLAYED + 32 * r + c), (o, _TRICK + 32 * r + c)]
+        zeros.append((o, _UNSEEN + c))
+        if pos == 0:
+            ones.append((o, _LEADERS + 4 * k + r))
+        zeros.append((o, _TO_MOVE + r))
+        if pos < 3:
+            ones.append((o, _TO_MOVE + ((seat + 1 - o) & 3)))
+    return _flat(zeros + ones), np.array([0.0] * len(zeros) + [1.0] * len(ones), dtype=DTYPE)
+
+
+# _CARD_WRITES[n << 7 | seat << 5 | card]: the one fancy-indexed write of the n-th card of the deal
+_CARD_WRITES = tuple(
+    _card_writes(seat, n >> 2, c, n & 3) for n in range(NUM_CARDS) for seat in range(4) for c in range(NUM_CARDS)
+)
+_DECL_CARDS = tuple(tuple(d.cards) for d in DECLARATIONS)
+_TO_MOVE_ONES = tuple(_flat([(o, _TO_MOVE + ((s - o) & 3)) for o in range(4)]) for s in range(4))
+# The trick points of team 0 (seats 0 and 2) and of team 1, each observer's own team first
+_TEAM0_POINTS = _flat([(o, _TRICK_POINTS + (o & 1)) for o in range(4)])
+_TEAM1_POINTS = _flat([(o, _TRICK_POINTS + 1 - (o & 1)) for o in range(4)])
+# _WINNER_ONES[k][winner]: trick k won by ``winner``, who is to lead next (none after the last)
+_WINNER_ONES = tuple(
+    tuple(
+        _flat([(o, _WINNERS + 4 * k + ((w - o) & 3)) for o in range(4)]
+              + ([(o, _TO_MOVE + ((w - o) & 3)) for o in range(4)] if k < 7 else []))
+        for w in range(4)
+    )
+    for k in range(8)
+)
+
+
+def _switch(base: int, width: int, relative: bool, positions: tuple[int, ...] = ()
+            ) -> tuple[tuple[tuple[np.ndarray, np.ndarray], ...], ...]:
+    """``[old + 1][new]``: (flat indices, values) moving a one-hot section of every observer's row
+    from ``old`` (-1: nothing set yet) to ``new``; a seat is shown relative to each observer.
+    ``positions``, when given, are the entries of the values (a one-hot that is not contiguous)."""
+    def at(o: int, v: int) -> tuple[int, int]:
+        if positions:
+            return (o, positions[v])
+        return (o, base + ((v - o) & 3 if relative else v))
+
+    table = []
+    for old in range(-1, width):
+        row = []
+        for new in range(width):
+            # no entry written twice: numpy leaves the order of repeated fancy writes open
+            zeros = [at(o, old) for o in range(4)] if 0 <= old != new else []
+            ones = [at(o, new) for o in range(4)]
+            row.append((_flat(zeros + ones), np.array([0.0] * len(zeros) + [1.0] * len(ones), dtype=DTYPE)))
+        table.append(tuple(row))
+    return tuple(table)
+
+
+_TO_MOVE_SWITCH = _switch(_TO_MOVE, 4, relative=True)
+_PASSES_SWITCH = _switch(_PASSES, 4, relative=False)
+_CONTRACT_SWITCH = _switch(_CONTRACT, 6, relative=False)
+_DECLARER_SWITCH = _switch(_DECLARER, 4, relative=True)
+# x1 x2 x4 in the multiplier section, x8 (OPT-SURCONTRA) in the entry appended after every other one
+_MULT_SWITCH = _switch(_MULT, 4, relative=False, positions=(_MULT, _MULT + 1, _MULT + 2, _SURKONTRA))
+# _LAST_CALL_SWITCH[seat][old + 1][new]: the latest call of ``seat``, in each observer's block for it
+_LAST_CALL_SWITCH = tuple(
     tuple(
         tuple(
-            _flat([(o, base + 32 * ((seat - o) & 3) + c) for o in range(4)
-                   for base in (_HISTORY + 128 * k, _PLAYED, _TRICK)])
-            for c in range(NUM_CARDS)
+            (_flat([(o, _LAST_CALL + NUM_CALLS * ((seat - o) & 3) + old) for o in range(4)] * (0 <= old != new)
+                   + [(o, _LAST_CALL + NUM_CALLS * ((seat - o) & 3) + new) for o in range(4)]),
+             np.array([0.0] * (4 * (0 <= old != new)) + [1.0] * 4, dtype=DTYPE))
+            for new in range(NUM_CALLS)
         )
-        for k in range(8)
+        for old in range(-1, NUM_CALLS)
     )
     for seat in range(4)
 )
-_UNSEEN_ALL = tuple(_flat([(o, _UNSEEN + c) for o in range(4)]) for c in range(NUM_CARDS))
-_TO_MOVE_FLAT = tuple(_flat([(o, _TO_MOVE + ((s - o) & 3)) for o in range(4)]) for s in range(4))
-_DECL_CARDS = tuple(tuple(d.cards) for d in DECLARATIONS)
+
+
+def _pass_writes(seat: int, old_call: int, old_passes: int) -> tuple[np.ndarray, np.ndarray]:
+    """A pass by ``seat`` within the auction: its latest call, the passes count and the turn."""
+    new_passes = min(old_passes + 1 if old_passes >= 0 else 1, 3)
+    parts = (_LAST_CALL_SWITCH[seat][old_call + 1][PASS], _PASSES_SWITCH[min(old_passes, 3) + 1][new_passes],
+             _TO_MOVE_SWITCH[seat + 1][(seat + 1) & 3])
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
+# _PASS_WRITES[seat][old call + 1][old passes + 1]
+_PASS_WRITES = tuple(
+    tuple(tuple(_pass_writes(seat, old, p) for p in range(-1, 4)) for old in range(-1, NUM_CALLS))
+    for seat in range(4)
+)
+# _SEAT_ONES[base][seat]: the entries ``base + relative seat`` of the four observers
+_SEAT_ONES: dict[int, tuple[np.ndarray, ...]] = {}
+
+
+def _seat_ones(base: int) -> tuple[np.ndarray, ...]:
+    if base not in _SEAT_ONES:
+        _SEAT_ONES[base] = tuple(_flat([(o, base + ((s - o) & 3)) for o in range(4)]) for s in range(4))
+    return _SEAT_ONES[base]
 
 
 class IncrementalEncoder:
     """`encode` for all four seats at once, kept up to date one action at a time.
 
     ``x[seat]`` equals ``encode(view(seat))`` after every action (tests/test_env.py checks it
-    along random games); it costs a handful of element writes per action instead of a full
-    rebuild from the view, which is what lets the environment step fast.  Call `start` when a
-    deal is dealt, `update` after each action applied to it, and `set_match` when a match ends.
-    It reads only public facts and each seat's own cards into that seat's row.
+    along random games, and tests every observation of the env against it); an action costs one
+    or a few fancy-indexed writes of precomputed (indices, values) into all four rows, from tables
+    built at import, instead of a full rebuild from the view.  Call `start` when a deal is dealt,
+    `update` after each action applied to it, and `set_match` when a match ends.  It reads only
+    public facts and each seat's own cards into that seat's row.
     """
 
     __slots__ = (
-        "x", "flat", "rows", "passes", "contract", "won", "n_cards", "to_move",
+        "contract", "declarer", "flat", "last_calls", "mult", "n_cards", "passes", "rows", "to_move", "trick",
+        "won", "x",
     )
 
     def __init__(self) -> None:
         self.x = np.zeros((4, SIZE), dtype=DTYPE)
         self.flat = self.x.reshape(-1)  # a view: writes go to x
         self.rows = [self.x[o] for o in range(4)]
-        self.passes = 0
+        self.trick = self.x[:, _TRICK : _TRICK + 128]  # a view, cleared when a trick closes
+        self.passes = -1  # consecutive passes since the last other call; -1 before any call
         self.contract = -1
+        self.declarer = -1
+        self.mult = -1  # index of the multiplier shown, -1 before any bid
+        self.last_calls = [-1, -1, -1, -1]  # by absolute seat
         self.won = [0, 0]  # by absolute team
         self.n_cards = 0
         self.to_move = -1
@@ -252,8 +345,11 @@ class IncrementalEncoder:
     ) -> None:
         """A new deal was dealt (nothing applied to it yet)."""
         self.x.fill(0.0)
-        self.passes = 0
+        self.passes = -1
         self.contract = -1
+        self.declarer = -1
+        self.mult = -1
+        self.last_calls = [-1, -1, -1, -1]
         self.won = [0, 0]
         self.n_cards = 0
         self.to_move = deal.to_move
@@ -278,40 +374,39 @@ class IncrementalEncoder:
 
     def update(self, deal: Deal, seat: int, action: int) -> None:
         """``seat`` just applied ``action`` to ``deal``."""
-        rows = self.rows
-        rel = _REL[seat]
         if action < CALL_BASE:
             card = action & 31
             n = self.n_cards
-            k, pos = n >> 2, n & 3
             self.n_cards = n + 1
-            flat = self.flat
-            flat[_PLAY_ONES[seat][k][card]] = 1.0
-            flat[_UNSEEN_ALL[card]] = 0.0
-            rows[seat][_HAND + card] = 0.0
-            if pos == 0:
-                for o in range(4):
-                    rows[o][_LEADERS + 4 * k + rel[o]] = 1.0
+            index, values = _CARD_WRITES[n << 7 | seat << 5 | card]
+            self.flat[index] = values
             if action >= BELOTE_BASE:
+                rel = _REL[seat]
                 for o in range(4):
-                    rows[o][_BELOTES + 4 * rel[o] + (card >> 3)] = 1.0
-            if pos == 3:
-                winner = deal.trick_winners[-1]
-                self.won = deal.team_points  # the core's count of the trick (R6), read not redone
-                self.x[:, _TRICK : _TRICK + 128] = 0.0
-                wrel = _REL[winner]
-                for o in range(4):
-                    row = rows[o]
-                    row[_WINNERS + 4 * k + wrel[o]] = 1.0
-                    row[_TRICK_POINTS] = self.won[o & 1] / POINT_SCALE
-                    row[_TRICK_POINTS + 1] = self.won[(o & 1) ^ 1] / POINT_SCALE
-                if k == 7:
-                    self._phase(2)
+                    self.rows[o][_BELOTES + 4 * rel[o] + (card >> 3)] = 1.0
+            if n & 3 != 3:
+                self.to_move = (seat + 1) & 3  # written above
+                return
+            k = n >> 2
+            winner = deal.trick_winners[-1]
+            won = self.won = deal.team_points  # the core's count of the trick (R6), read not redone
+            self.trick.fill(0.0)
+            self.flat[_WINNER_ONES[k][winner]] = 1.0  # the winner, and the winner to lead (R5.1)
+            flat = self.flat
+            flat[_TEAM0_POINTS] = won[0] / POINT_SCALE
+            flat[_TEAM1_POINTS] = won[1] / POINT_SCALE
+            if k == 7:
+                self._phase(2)
+                self.to_move = -1
+            else:
+                self.to_move = winner
+            return
         elif action < DECLARE_BASE:
             self._call(deal, seat, action - CALL_BASE)
         else:
             i = action - DECLARE_BASE
             kind = _DECL_KIND[i]
+            rows, rel = self.rows, _REL[seat]
             for o in range(4):
                 rows[o][_ANNOUNCED + 4 * rel[o] + kind] += 1.0
             own = rows[seat]
@@ -322,10 +417,11 @@ class IncrementalEncoder:
     def _set_to_move(self, to_move: int) -> None:
         if to_move == self.to_move:
             return
-        if self.to_move >= 0:
-            self.flat[_TO_MOVE_FLAT[self.to_move]] = 0.0
         if to_move >= 0:
-            self.flat[_TO_MOVE_FLAT[to_move]] = 1.0
+            index, values = _TO_MOVE_SWITCH[self.to_move + 1][to_move]
+            self.flat[index] = values
+        else:
+            self.flat[_TO_MOVE_ONES[self.to_move]] = 0.0
         self.to_move = to_move
 
     def _phase(self, index: int) -> None:
@@ -333,41 +429,45 @@ class IncrementalEncoder:
         self.x[:, _PHASE + index] = 1.0
 
     def _call(self, deal: Deal, seat: int, call: int) -> None:
-        x = self.x
-        rows = self.rows
-        rel = _REL[seat]
-        self.passes = self.passes + 1 if call == PASS else 0
-        x[:, _PASSES : _PASSES + 4] = 0.0
-        x[:, _PASSES + min(self.passes, 3)] = 1.0
-        for o in range(4):
-            base = _LAST_CALL + NUM_CALLS * rel[o]
-            row = rows[o]
-            row[base : base + NUM_CALLS] = 0.0
-            row[base + call] = 1.0
+        flat = self.flat
+        if call == PASS and deal.phase == AUCTION:  # the common call: one write, the turn included
+            index, values = _PASS_WRITES[seat][self.last_calls[seat] + 1][min(self.passes, 3) + 1]
+            flat[index] = values
+            self.passes = self.passes + 1 if self.passes >= 0 else 1
+            self.last_calls[seat] = PASS
+            self.to_move = (seat + 1) & 3
+            return
+        passes = self.passes + 1 if call == PASS and self.passes >= 0 else int(call == PASS)
+        index, values = _PASSES_SWITCH[min(self.passes, 3) + 1][min(passes, 3)]
+        flat[index] = values
+        self.passes = passes
+        index, values = _LAST_CALL_SWITCH[seat][self.last_calls[seat] + 1][call]
+        flat[index] = values
+        self.last_calls[seat] = call
         if call != PASS:
             if call == KONTRA:  # the kontra slot: surkontra when it left x8 (OPT-SURCONTRA)
-                grid, mult = _KONTRAS, (1 if deal.auction.multiplier == 2 else -1)
+                grid, mult = _KONTRAS, (1 if deal.auction.multiplier == 2 else 3)
             elif call == REKONTRA:
                 grid, mult = _REKONTRAS, 2
             else:
-                self.contract = call - BID_BASE
                 grid, mult = _BIDS, 0
-                x[:, _CONTRACT : _CONTRACT + 6] = 0.0
-                x[:, _CONTRACT + self.contract] = 1.0
-                x[:, _DECLARER : _DECLARER + 4] = 0.0
-                for o in range(4):
-                    rows[o][_DECLARER + rel[o]] = 1.0
-            for o in range(4):
-                rows[o][grid + 4 * self.contract + rel[o]] = 1.0
-            x[:, _MULT : _MULT + 3] = 0.0
-            x[:, _SURKONTRA] = 0.0
-            x[:, _MULT + mult if mult >= 0 else _SURKONTRA] = 1.0
+                contract = call - BID_BASE
+                index, values = _CONTRACT_SWITCH[self.contract + 1][contract]
+                flat[index] = values
+                index, values = _DECLARER_SWITCH[self.declarer + 1][seat]
+                flat[index] = values
+                self.contract, self.declarer = contract, seat
+            flat[_seat_ones(grid + 4 * self.contract)[seat]] = 1.0
+            if mult != self.mult:
+                index, values = _MULT_SWITCH[self.mult + 1][mult]
+                flat[index] = values
+                self.mult = mult
         if deal.phase != AUCTION:
             # The auction is over: the last three cards are dealt (R2.3) when there is a contract;
             # when all passed they never are, and the view keeps the first five.
             if deal.phase == PLAY:
                 for o in range(4):
-                    row = rows[o]
+                    row = self.rows[o]
                     for c in deal.dealt[o][5:]:
                         row[_HAND + c] = 1.0
                         row[_UNSEEN + c] = 0.0
