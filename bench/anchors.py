@@ -213,7 +213,7 @@ def main() -> None:
         if status[module] is not None:
             print(f"{name}: {label} skipped: {status[module]}")
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    for (name, unit, module, label, *_), aim in zip(jobs, (AIM_ENGINE, AIM_ENV)):
+    for (name, unit, _module, label, *_), aim in zip(jobs, (AIM_ENGINE, AIM_ENV)):
         ours_best, theirs_best = figures[name]
         if theirs_best is None:
             print(f"{name}: belot {ours_best[0]:,.0f} {unit} (best round); {label} skipped")

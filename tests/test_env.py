@@ -275,7 +275,7 @@ def test_own_last_three_cards_stay_hidden_during_the_auction(seed: int) -> None:
 def test_random_agents_play_legal_games_to_the_end(mode: str) -> None:
     rng = random.Random(21)
     e = belot_v0.env(mode=mode, seed=21)
-    for episode in range(6 if mode == "deal" else 2):
+    for _ in range(6 if mode == "deal" else 2):
         e.reset()
         steps = _play_out(e, rng)
         raw = e.unwrapped

@@ -17,9 +17,9 @@ import pytest
 np = pytest.importorskip("numpy", reason="belot[env] extra (numpy) not installed")
 pytest.importorskip("pettingzoo", reason="belot[env] extra (pettingzoo) not installed")
 
-from pettingzoo.test import api_test  # noqa: E402
+from pettingzoo.test import api_test
 
-from belot.game import Match, SeatView  # noqa: E402
+from belot.game import Match, SeatView
 
 DATA = Path(__file__).resolve().parent / "data" / "encoding-default.npz"
 

@@ -271,7 +271,7 @@ def test_cached_legal_sets_equal_the_rules_computed_afresh():
                     for c in cards_of(cards):
                         suit = c >> 3
                         kq = (1 << (8 * suit + KING)) | (1 << (8 * suit + QUEEN))
-                        trump = t.contract == AT and (d.led < 0 or d.led == suit) or t.contract == suit
+                        trump = (t.contract == AT and (d.led < 0 or d.led == suit)) or t.contract == suit
                         if c & 7 in (KING, QUEEN) and trump and hand & kq == kq:
                             expected.append(BELOTE_BASE + c)
                     if not d.trick_winners:

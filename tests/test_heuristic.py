@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from conftest import card, cards, deal_with, make_hands  # noqa: F401
+from conftest import card, cards, deal_with, make_hands
 
 from belot.auction import BID_BASE, KONTRA, PASS, REKONTRA
 from belot.bots import make_bot

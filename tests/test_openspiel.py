@@ -15,9 +15,9 @@ import pytest
 
 pytest.importorskip("numpy", reason="belot[env] extra (numpy) not installed")
 
-from belot.declarations import DECLARATIONS  # noqa: E402
-from belot.env import openspiel as bos  # noqa: E402
-from belot.game import DECLARE_BASE, Deal  # noqa: E402
+from belot.declarations import DECLARATIONS
+from belot.env import openspiel as bos
+from belot.game import DECLARE_BASE, Deal
 
 try:
     import pyspiel
@@ -166,7 +166,7 @@ def test_pure_game_refuses_bad_parameters_and_actions() -> None:
         bos.BelotGame({"target": 151})
     state = bos.BelotGame().new_initial_state()
     state.apply_action(5)
-    with pytest.raises(ValueError, match="R2.3"):
+    with pytest.raises(ValueError, match=r"R2\.3"):
         state.apply_action(5)  # dealt already
 
 

@@ -42,9 +42,9 @@ def test_kernels_equal_engine_rules_on_a_million_positions() -> None:
                        out_legal, out_beats)
     tables = TABLES
     bad = 0
-    for i, (h, c, led, w, pw, card, lg, bt) in enumerate(zip(
+    for h, c, led, w, pw, card, lg, bt in zip(
             hands.tolist(), contracts.tolist(), leds.tolist(), wins.tolist(), partners.tolist(),
-            cards.tolist(), out_legal.tolist(), out_beats.tolist())):
+            cards.tolist(), out_legal.tolist(), out_beats.tolist()):
         t = tables[c]
         if legal_cards(h, t, led, w, bool(pw)) != lg or beats(t, card, w) != bool(bt):
             bad += 1

@@ -18,8 +18,8 @@ import pytest
 
 pexpect = pytest.importorskip("pexpect")
 
-from belot.i18n import t  # noqa: E402
-from belot.record import load  # noqa: E402
+from belot.i18n import t
+from belot.record import load
 
 PROMPTS = (
     "tui.prompt.call", "tui.prompt.card", "tui.prompt.declare", "tui.prompt.declare_more",

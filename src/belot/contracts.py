@@ -46,7 +46,7 @@ def _table(contract: int) -> ContractTable:
     points: list[int] = []
     for card in range(NUM_CARDS):
         suit, rank = card >> 3, card & 7
-        trump = contract == AT or contract == suit
+        trump = contract in (AT, suit)
         strength.append((TRUMP_STRENGTH if trump else PLAIN_STRENGTH)[rank])
         points.append((TRUMP_POINTS if trump else PLAIN_POINTS)[rank])
     above = tuple(

@@ -160,9 +160,9 @@ def choose_call(view: SeatView) -> int:
     margins = contract_margins(hand, Rules(view.options) if view.options else DEFAULT_RULES)
     current = view.contract
     ours = current >= 0 and (view.declarer ^ me) & 1 == 0
-    if current >= 0 and ours and view.multiplier == 2 and CALL_BASE + REKONTRA in legal:
-        if margins[current] >= REKONTRA_MARGIN or (view.declarer != me and margins[current] >= 1.0):
-            return CALL_BASE + REKONTRA
+    if current >= 0 and ours and view.multiplier == 2 and CALL_BASE + REKONTRA in legal and (
+            margins[current] >= REKONTRA_MARGIN or (view.declarer != me and margins[current] >= 1.0)):
+        return CALL_BASE + REKONTRA
     best, best_margin = -1, 0.0
     for contract in range(current + 1, AT + 1):
         m = margins[contract]
@@ -260,9 +260,9 @@ def _discard(k: Knowledge, cards: list[int]) -> int:
     t = k.t
     def cost(c: int) -> tuple[float, int]:
         v = _keep_value(k, c)
-        if t.trump_suit >= 0 and c >> 3 != t.trump_suit and (k.hand & SUIT_MASKS[c >> 3]).bit_count() == 1:
-            if k.hand & t.trump_mask:
-                v -= 1.5  # makes a void to trump later
+        if t.trump_suit >= 0 and c >> 3 != t.trump_suit and (k.hand & SUIT_MASKS[c >> 3]).bit_count() == 1 \
+                and k.hand & t.trump_mask:
+            v -= 1.5  # makes a void to trump later
         return (v, t.strength[c])
     return min(cards, key=cost)
 
@@ -356,9 +356,8 @@ def _follow(k: Knowledge, view: SeatView, cards: list[int]) -> int:
     opps_after = [s for s in later if (s ^ me) & 1]
     trick_points = sum(t.points[c] for _, c in trick)
     last_trick = k.tricks_done == 7
-    if (win_seat ^ me) & 1 == 0:
-        if not any(k.may_beat(s, win, led) for s in opps_after):
-            return _smear(k, cards)
+    if (win_seat ^ me) & 1 == 0 and not any(k.may_beat(s, win, led) for s in opps_after):
+        return _smear(k, cards)
     winners = [c for c in cards if beats(t, c, win)]
     safe = [c for c in winners if not any(k.may_beat(s, c, led) for s in opps_after)]
     if (win_seat ^ me) & 1 == 0:

@@ -288,7 +288,7 @@ def _calls_fit(hand5: int, calls: list[tuple[int, bool, int]], slack: float,
     """
     margins: list[float] | None = None  # computed once per hand, only when a call needs them
     for before, ours, call in calls:
-        if call == PASS and not ours or 1 <= call <= 6:
+        if (call == PASS and not ours) or 1 <= call <= 6:
             if margins is None:
                 margins = contract_margins(hand5, rules)
             if call == PASS:

@@ -7,6 +7,7 @@ same in all three languages.  Texts use ``str.format`` fields: ``t("tui.prompt_c
 
 from __future__ import annotations
 
+import contextlib
 import json
 import locale
 import os
@@ -41,10 +42,8 @@ def t(key: str, lang: str = DEFAULT, /, **fields: object) -> str:
 def default_language() -> str:
     """The language of the user's locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), else English."""
     candidates = [os.environ.get(v, "") for v in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")]
-    try:
+    with contextlib.suppress(ValueError):
         candidates.append(locale.getlocale()[0] or "")
-    except ValueError:
-        pass
     for value in candidates:
         for part in value.split(":"):
             code = part[:2].lower()
