@@ -1,0 +1,230 @@
+"""belot.analysis and `belot analyze`: the two losses of a decision (issue 22).
+
+Deals are played by an open-card perfect player (every card the solver's best in the real world,
+best declarations, belote always), so every open-card loss is known to be 0; a planted card then
+has a loss the deal's own scoring confirms.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from belot import declarations as decl
+from belot import record
+from belot.analysis import (
+    BELOTE,
+    BLUNDER,
+    CALL,
+    CARD,
+    DECLARATION,
+    Analyst,
+    analyze_deal,
+    classify,
+    costliest,
+    decisions_of,
+    evaluate,
+)
+from belot.auction import BID_BASE, PASS
+from belot.bots.sampling import World
+from belot.cards import mask_of
+from belot.cli import main
+from belot.game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, PLAY, Deal, Match, deal_hands
+
+HEARTS = 2
+
+
+@pytest.fixture(scope="module")
+def analyst() -> Analyst:
+    return Analyst(seed=3, play_worlds=3, call_worlds=3)
+
+
+def _truth(d: Deal, seat: int) -> World:
+    return World(tuple(d.hands), tuple(() if s == seat else tuple(x) for s, x in enumerate(d.declared)))  # type: ignore[arg-type]
+
+
+def _card_scores(a: Analyst, d: Deal) -> dict[int, float]:
+    view = d.view(d.to_move)
+    return a.card_values(view, _truth(d, d.to_move))
+
+
+def perfect_deal(a: Analyst, hands: list[list[int]], plant: int | None = None,
+                 spreads: list[float] | None = None) -> tuple[Deal, int | None, float]:
+    """Hearts bid by the forehand, then perfect open-card play; at card decision number ``plant``
+    (counting decisions with a choice) the worst card instead.  Returns the deal, the action index
+    of the planted card and the spread (best - worst) there; ``spreads`` collects every decision's."""
+    d = Deal(0, hands)
+    d.apply(CALL_BASE + BID_BASE + HEARTS)
+    for _ in range(3):
+        d.apply(CALL_BASE + PASS)
+    n = 0
+    at, spread = None, 0.0
+    while not d.is_over:
+        legal = d.legal_actions()
+        best = decl.best_declarations(d.hands[d.to_move])
+        declare = [DECLARE_BASE + i for i in best if DECLARE_BASE + i in legal and i not in d.declared[d.to_move]]
+        if declare:
+            d.apply(declare[0])
+            continue
+        scores = _card_scores(a, d)
+        card = max(scores, key=lambda c: (scores[c], -c))
+        if len(scores) > 1:
+            if spreads is not None:
+                spreads.append(max(scores.values()) - min(scores.values()))
+            if n == plant:
+                card = min(scores, key=lambda c: (scores[c], c))
+                at, spread = len(d.actions), scores[max(scores, key=scores.__getitem__)] - scores[card]
+            n += 1
+        d.apply(BELOTE_BASE + card if BELOTE_BASE + card in legal else card)
+    return d, at, spread
+
+
+def _margin(d: Deal, team: int) -> int:
+    assert d.result is not None
+    return d.result.points[team] - d.result.points[1 - team]
+
+
+HANDS = deal_hands(random.Random(5), 0)
+
+
+SPREADS: list[float] = []
+
+
+@pytest.fixture(scope="module")
+def perfect(analyst: Analyst) -> Deal:
+    return perfect_deal(analyst, HANDS, spreads=SPREADS)[0]
+
+
+def test_perfect_play_has_no_open_card_loss(analyst: Analyst, perfect: Deal) -> None:
+    """Every card the solver's best with open cards: every open-card loss of the play is 0."""
+    result = analyze_deal(analyst, perfect, 0)
+    play = [x for x in result.decisions if x.kind in (CARD, DECLARATION, BELOTE)]
+    assert any(x.kind == CARD for x in play)
+    assert all(x.open_loss == 0 for x in play), [(x.chosen, x.open_loss) for x in play if x.open_loss]
+    assert all(x.expected_loss >= 0 for x in result.decisions)
+
+
+def test_planted_blunder_is_flagged_with_its_loss(analyst: Analyst, perfect: Deal) -> None:
+    """The worst card, then perfect play again: its open-card loss is what the deal's scoring says it
+    cost (perfect deal's margin minus this one's) and it is classed a blunder."""
+    # the last card that can cost a blunder: late in the deal the seat can nearly see the cards
+    k = max(i for i, x in enumerate(SPREADS) if x >= 6)
+    d, at, best_spread = perfect_deal(analyst, HANDS, plant=k)
+    assert at is not None and best_spread == SPREADS[k]
+    seat = d.actors[at]
+    team = seat & 1
+    assert _margin(perfect, team) - _margin(d, team) == best_spread
+    result = analyze_deal(analyst, d, 0)
+    x = next(x for x in result.decisions if x.kind == CARD and x.seat == seat and x.play == at - 4)
+    assert x.open_loss == best_spread
+    assert classify(x.open_loss) == BLUNDER
+    # judged from what the seat could know, the card is a blunder too
+    assert x.klass == BLUNDER, (x.expected_loss, x.options)
+    assert costliest(result, seat) == x
+
+
+def test_truth_as_the_only_world_gives_the_open_card_loss(analyst: Analyst) -> None:
+    """With the real cards as the one world, expected loss = open-card loss, for every kind."""
+    d, _, _ = perfect_deal(analyst, HANDS, plant=2)
+    kinds = set()
+    for s in decisions_of(d):
+        if s.kind == BELOTE:
+            continue
+        *_, loss, open_loss, _options, n = evaluate(analyst, s.view, s.kind, s.chosen, s.truth,
+                                                   random.Random(0), worlds=[s.truth], declared=s.declared)
+        assert n == 1
+        assert loss == open_loss, (s.kind, s.index)
+        kinds.add(s.kind)
+    assert {CARD, CALL} <= kinds
+
+
+def _swapped(hands: list[list[int]], seat: int, rng: random.Random) -> list[list[int]]:
+    """The other seats' cards shuffled among them (same counts, same five-and-three split)."""
+    others = [s for s in range(4) if s != seat]
+    first = [c for s in others for c in hands[s][:5]]
+    last = [c for s in others for c in hands[s][5:]]
+    rng.shuffle(first)
+    rng.shuffle(last)
+    out = [list(h) for h in hands]
+    for k, s in enumerate(others):
+        out[s] = first[5 * k: 5 * k + 5] + last[3 * k: 3 * k + 3]
+    return out
+
+
+def test_expected_loss_does_not_depend_on_the_hidden_cards(analyst: Analyst) -> None:
+    """The forehand's first call and first card, from two deals that differ only in the cards it
+    cannot see: same expected figures for the same seed (the open-card ones may differ)."""
+    forehand = 1
+    other = _swapped(HANDS, forehand, random.Random(9))
+    assert other != HANDS and other[forehand] == HANDS[forehand]
+    figures = []
+    for hands in (HANDS, other):
+        d = Deal(0, hands)
+        call_view = d.view(forehand)
+        d.apply(CALL_BASE + BID_BASE + HEARTS)
+        for _ in range(3):
+            d.apply(CALL_BASE + PASS)
+        while d.to_move == forehand and any(a >= DECLARE_BASE for a in d.legal_actions()):
+            d.apply(next(a for a in d.legal_actions() if a >= DECLARE_BASE))
+        card_view = d.view(forehand)
+        card = d.legal_actions()[0]
+        truth = World(tuple(mask_of(h) for h in hands), ((), (), (), ()))  # type: ignore[arg-type]
+        call = evaluate(analyst, call_view, CALL, CALL_BASE + BID_BASE + HEARTS, truth, random.Random(4))
+        play = evaluate(analyst, card_view, CARD, card, _truth(d, forehand), random.Random(4))
+        figures.append([(c[0], c[2], [(o[0], o[1]) for o in c[4]]) for c in (call, play)])
+    assert figures[0] == figures[1]
+
+
+def test_same_seed_same_figures_and_jobs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`belot analyze --json`: the documented shape; --jobs 2 gives the figures of --jobs 1."""
+    m = Match(rng=random.Random(2), target=30)
+    from belot.bots.random_bot import RandomBot
+
+    bot = RandomBot(1)
+    while not m.is_over and len(m.deals) < 2:
+        m.apply(bot.act(m.view(m.current_player)))
+    path = tmp_path / "m.json"
+    record.write(m, str(path))
+    docs = []
+    for jobs in ("1", "2"):
+        assert main(["analyze", str(path), "--json", "--jobs", jobs, "--seed", "5"]) == 0
+        docs.append(json.loads(capsys.readouterr().out))
+    assert docs[0] == docs[1]
+    doc = docs[0]
+    assert doc["format"] == "belot-analysis/1"
+    deal = doc["deals"][0]
+    assert {"deal", "dealer", "contract", "declarer", "multiplier", "points", "decisions", "summary"} <= set(deal)
+    x = deal["decisions"][0]
+    assert {"seat", "kind", "auction", "play", "trick", "chosen", "best", "best_open", "expected_loss",
+            "open_loss", "class", "worlds", "options"} <= set(x)
+    assert len(doc["summary"]) == 4
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--deal", "7"], "out of range"),
+    (["--jobs", "0"], "--jobs"),
+])
+def test_bad_input_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+    d = Deal(0, HANDS)
+    for _ in range(4):
+        d.apply(CALL_BASE + PASS)
+    m = Match(target=151)
+    m.deal(HANDS, 0)
+    for a in d.actions:
+        m.apply(a)
+    path = tmp_path / "m.json"
+    record.write(m, str(path))
+    assert main(["analyze", str(path), *argv]) == 2
+    assert message in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "belot-record/1", "deals": [{"dealer": 9}]}')
+    assert main(["analyze", str(bad)]) == 2
+    assert "belot analyze:" in capsys.readouterr().err
+
+
+def test_play_phase_view_is_what_the_decision_saw(perfect: Deal) -> None:
+    steps = decisions_of(perfect)
+    assert all(s.view.seat == s.seat and (s.kind == CALL) == (s.view.phase != PLAY) for s in steps)
