@@ -40,7 +40,7 @@ BEST, INACCURACY, MISTAKE, BLUNDER = "best", "inaccuracy", "mistake", "blunder"
 CLASSES = (BEST, INACCURACY, MISTAKE, BLUNDER)
 # Lower bounds of the classes, in game points of expected loss (margin); how they were chosen from
 # the losses of bots' games is in docs/analysis.md.
-THRESHOLDS = {INACCURACY: 1.0, MISTAKE: 3.0, BLUNDER: 6.0}
+THRESHOLDS = {INACCURACY: 2.0, MISTAKE: 5.0, BLUNDER: 10.0}
 
 PLAY_WORLDS = 8  # worlds per card / declaration decision
 CALL_WORLDS = 8  # whole deals per call decision
@@ -63,7 +63,8 @@ def classify(loss: float) -> str:
 @dataclass(frozen=True)
 class Decision:
     """One decision with a choice and what it cost.  ``options`` holds each option evaluated:
-    (action name, average margin over the sampled worlds, margin in the real world)."""
+    (action name, average margin over the sampled worlds, margin in the real world); empty, with
+    ``worlds`` 0, for a decision settled without search (belote, R7.4's best declarations)."""
 
     deal: int
     seat: int
@@ -276,11 +277,13 @@ def evaluate(analyst: Analyst, view: SeatView, kind: str, chosen: int, truth: Wo
         def value(w: World) -> dict[int, float]:
             return analyst.card_values(view, w)
     elif kind == DECLARATION:
-        hand = mask_of(view.hand)
-        opts: list[tuple[int, ...]] = [tuple(declared)]
-        for ids in (tuple(decl.best_declarations(hand)), ()):
-            if sorted(ids) not in [sorted(o) for o in opts]:
-                opts.append(ids)
+        best_ids = tuple(decl.best_declarations(mask_of(view.hand)))
+        if sorted(best_ids) == sorted(declared):
+            # R7.4's best set announced: more of the own team's points never lower its margin, so
+            # nothing is searched (each set compared costs a solve a world)
+            name = _declaration_name(declared)
+            return name, name, 0.0, 0.0, (), 0
+        opts: list[tuple[int, ...]] = [tuple(declared), best_ids]
         names = {i: _declaration_name(ids) for i, ids in enumerate(opts)}
         chosen = 0
         if worlds is None:
@@ -411,11 +414,9 @@ def analyze_deal(analyst: Analyst, played: Deal, index: int,
         if s.kind == BELOTE:
             announced = s.chosen >= BELOTE_BASE
             loss = 0.0 if announced else _belote_loss(played, s.seat)
-            names = ("belote", "no belote")
-            chosen, best = (names[0] if announced else names[1]), names[0]
-            x = Decision(index, s.seat, BELOTE, None, s.play, s.trick, chosen, best, best, loss, loss,
-                         ((names[0], 0.0, 0.0), (names[1], -loss, -loss)) if not announced else
-                         ((names[0], 0.0, 0.0),), 0)
+            chosen = "belote" if announced else "no belote"
+            x = Decision(index, s.seat, BELOTE, None, s.play, s.trick, chosen, "belote", "belote", loss, loss,
+                         (), 0)
         else:
             best, best_open, loss, open_loss, options, n = evaluate(
                 analyst, s.view, s.kind, s.chosen, s.truth, analyst.rng(index, s.index), declared=s.declared)
