@@ -57,7 +57,7 @@ def main() -> None:
             doc, m = read(path)
             players[path] = [str(p) for p in doc["players"]]
             tasks += [(path, i) for i in analyzable(m)[: args.deals or None]]
-    losses: dict[tuple[str, str], list[tuple[float, float]]] = collections.defaultdict(list)
+    losses: dict[tuple[str, str], list[tuple[float, float | None]]] = collections.defaultdict(list)
     classes: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
     times = []
     t0 = time.perf_counter()
@@ -75,7 +75,7 @@ def main() -> None:
     print(f"{'bot':>16} {'kind':>12} {'n':>6} {'expected':>9} {'open':>7}")
     for (bot, kind), xs in sorted(losses.items()):
         print(f"{bot:>16} {kind:>12} {len(xs):6d} {statistics.fmean(e for e, _ in xs):9.2f}"
-              f" {statistics.fmean(o for _, o in xs):7.2f}")
+              f" {statistics.fmean([o for _, o in xs if o is not None] or [0.0]):7.2f}")
     print("classes: " + " ".join(CLASSES))
     for bot, c in sorted(classes.items()):
         n = sum(c.values())

@@ -76,7 +76,8 @@ def perfect_deal(a: Analyst, hands: list[list[int]], plant: tuple[int, int] | No
         if len(scores) > 1:
             if found is not None:
                 view = d.view(d.to_move)
-                options = evaluate(a, view, CARD, card, _truth(d, d.to_move), a.rng(0, len(d.actions)))[4]
+                options = [(name, e, float(o or 0)) for name, e, o in
+                           evaluate(a, view, CARD, card, _truth(d, d.to_move), a.rng(0, len(d.actions)))[4]]
                 top_e, top_o = max(o[1] for o in options), max(o[2] for o in options)
                 worst = max(options, key=lambda o: min(top_e - o[1], top_o - o[2]))
                 found.append((min(top_e - worst[1], top_o - worst[2]), n,
@@ -139,7 +140,7 @@ def test_truth_as_the_only_world_gives_the_open_card_loss(analyst: Analyst) -> N
     d, _ = perfect_deal(analyst, HANDS, plant=None)
     kinds = set()
     for s in decisions_of(d):
-        if s.kind == BELOTE:
+        if s.kind == BELOTE or s.truth is None:
             continue
         *_, loss, open_loss, _options, n = evaluate(analyst, s.view, s.kind, s.chosen, s.truth,
                                                    random.Random(0), worlds=[s.truth], declared=s.declared)
@@ -236,3 +237,15 @@ def test_bad_input_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], a
 def test_play_phase_view_is_what_the_decision_saw(perfect: Deal) -> None:
     steps = decisions_of(perfect)
     assert all(s.view.seat == s.seat and (s.kind == CALL) == (s.view.phase != PLAY) for s in steps)
+
+
+def test_five_card_record_has_no_open_card_figures(analyst: Analyst) -> None:
+    """R2.3: an all-pass deal recorded with five cards a hand: calls get expected figures only."""
+    m = Match(target=151)
+    m.deal([h[:5] for h in HANDS], 0)
+    for _ in range(4):
+        m.apply(CALL_BASE + PASS)
+    result = analyze_deal(analyst, m.deals[0], 0)
+    assert result.contract == -1 and result.decisions
+    assert all(x.kind == CALL and x.open_loss is None and x.expected_loss >= 0 for x in result.decisions)
+    assert result.to_json()["decisions"][0]["open_loss"] is None

@@ -74,10 +74,10 @@ class Decision:
     trick: int | None  # 1-8 in the play phase
     chosen: str
     best: str  # best option by expected margin
-    best_open: str  # best option with open cards
+    best_open: str | None  # best option with open cards
     expected_loss: float
-    open_loss: float
-    options: tuple[tuple[str, float, float], ...]
+    open_loss: float | None  # None: the record holds only five cards a hand (all passed, R2.3)
+    options: tuple[tuple[str, float, float | None], ...]
     worlds: int
 
     @property
@@ -88,10 +88,14 @@ class Decision:
         return {
             "seat": self.seat, "kind": self.kind, "auction": self.auction, "play": self.play,
             "trick": self.trick, "chosen": self.chosen, "best": self.best, "best_open": self.best_open,
-            "expected_loss": round(self.expected_loss, 3), "open_loss": round(self.open_loss, 3),
+            "expected_loss": round(self.expected_loss, 3), "open_loss": _round(self.open_loss),
             "class": self.klass, "worlds": self.worlds,
-            "options": [{"action": a, "expected": round(e, 3), "open": round(o, 3)} for a, e, o in self.options],
+            "options": [{"action": a, "expected": round(e, 3), "open": _round(o)} for a, e, o in self.options],
         }
+
+
+def _round(x: float | None) -> float | None:
+    return None if x is None else round(x, 3)
 
 
 @dataclass(frozen=True)
@@ -124,9 +128,10 @@ def summarize(decisions: Sequence[Decision]) -> list[Summary]:
         mine = [x for x in decisions if x.seat == seat]
         n = len(mine)
         loss = sum(x.expected_loss for x in mine)
-        open_loss = sum(x.open_loss for x in mine)
+        opens = [x.open_loss for x in mine if x.open_loss is not None]
+        open_loss = sum(opens)
         classes = {c: sum(x.klass == c for x in mine) for c in CLASSES}
-        out.append(Summary(seat, n, loss, loss / n if n else 0.0, open_loss, open_loss / n if n else 0.0,
+        out.append(Summary(seat, n, loss, loss / n if n else 0.0, open_loss, open_loss / len(opens) if opens else 0.0,
                            classes, 100.0 * classes[BEST] / n if n else None))
     return out
 
@@ -249,25 +254,31 @@ class Analyst:
         return out
 
 
+Options = tuple[tuple[str, float, float | None], ...]
+
+
 def _losses(names: dict[int, str], chosen: int, sampled: list[dict[int, float]],
-            truth: dict[int, float]) -> tuple[str, str, float, float, tuple[tuple[str, float, float], ...]]:
+            truth: dict[int, float] | None) -> tuple[str, str | None, float, float | None, Options]:
     """(best, best with open cards, expected loss, open-card loss, options) from per-world margins."""
     keys = list(names)
     avg = {k: sum(s[k] for s in sampled) / len(sampled) for k in keys}
     best = max(keys, key=lambda k: (avg[k], k == chosen))
+    options = tuple(sorted(((names[k], avg[k], None if truth is None else truth[k]) for k in keys),
+                           key=lambda o: -o[1]))
+    if truth is None:
+        return names[best], None, avg[best] - avg[chosen], None, options
     best_open = max(keys, key=lambda k: (truth[k], k == chosen))
-    options = tuple(sorted(((names[k], avg[k], truth[k]) for k in keys), key=lambda o: -o[1]))
     return names[best], names[best_open], avg[best] - avg[chosen], truth[best_open] - truth[chosen], options
 
 
-def evaluate(analyst: Analyst, view: SeatView, kind: str, chosen: int, truth: World,
+def evaluate(analyst: Analyst, view: SeatView, kind: str, chosen: int, truth: World | None,
              rng: random.Random, worlds: Sequence[World] | None = None,
-             declared: tuple[int, ...] = ()) -> tuple[str, str, float, float, tuple[tuple[str, float, float], ...], int]:
+             declared: tuple[int, ...] = ()) -> tuple[str, str | None, float, float | None, Options, int]:
     """One decision of the seat of ``view``: (best, best open, expected loss, open loss, options, worlds).
 
     ``kind`` CARD: ``chosen`` is the card; CALL: the call action; DECLARATION: ``declared`` holds
     the ids announced (``chosen`` is ignored).  Worlds are drawn from the view with ``rng`` unless
-    ``worlds`` are given; ``truth`` (the real cards) gives the open-card figures only.
+    ``worlds`` are given; ``truth`` (the real cards) gives the open-card figures only (None: none).
     """
     if kind == CARD:
         names = {c: action_name(c) for c in view.legal_actions if c < BELOTE_BASE}
@@ -302,7 +313,8 @@ def evaluate(analyst: Analyst, view: SeatView, kind: str, chosen: int, truth: Wo
     else:
         raise ValueError(f"no evaluation for {kind!r} decisions")
     sampled = [value(w) for w in worlds]
-    best, best_open, loss, open_loss, options = _losses(names, chosen, sampled, value(truth))
+    best, best_open, loss, open_loss, options = _losses(names, chosen, sampled,
+                                                        None if truth is None else value(truth))
     return best, best_open, loss, open_loss, options, len(worlds)
 
 
@@ -336,7 +348,7 @@ class _Step:
     trick: int | None
     view: SeatView
     chosen: int
-    truth: World
+    truth: World | None
     declared: tuple[int, ...] = ()
 
 
@@ -354,7 +366,9 @@ def decisions_of(played: Deal) -> list[_Step]:
         legal = view.legal_actions
         if d.phase != PLAY:
             if len(legal) > 1:
-                truth = World(tuple(mask_of(h) for h in d.dealt), ((), (), (), ()))  # type: ignore[arg-type]
+                # a record of an all-pass deal may hold five cards a hand (R2.3): no open cards then
+                truth = (World(tuple(mask_of(h) for h in d.dealt), ((), (), (), ()))  # type: ignore[arg-type]
+                         if len(d.dealt[0]) == 8 else None)
                 steps.append(_Step(CALL, seat, i, n_calls, None, None, view, a, truth))
             d.apply(a)
             n_calls += 1

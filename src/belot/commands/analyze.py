@@ -145,6 +145,10 @@ def _seat(players: tuple[str, ...], seat: int) -> str:
     return f"seat {seat} ({players[seat]})" if players[seat] != f"seat {seat}" else f"seat {seat}"
 
 
+def _open(x: float | None) -> str:
+    return "    -" if x is None else f"{x:5.1f}"
+
+
 def report(analysis: Any) -> str:
     """The readable report: per deal the contract and result, then each player's decisions that cost
     something (class inaccuracy or worse) with the better choice, then the figures per player."""
@@ -175,7 +179,7 @@ def report(analysis: Any) -> str:
                     continue
                 where = f"trick {x.trick}" if x.trick is not None else "auction"
                 lines.append(f"    {x.klass:<10} {where:<8} {x.kind:<11} {x.chosen:<14} better {x.best:<14}"
-                             f" loss {x.expected_loss:5.1f}  open {x.open_loss:5.1f}")
+                             f" loss {x.expected_loss:5.1f}  open {_open(x.open_loss)}")
     lines.append("")
     lines.append("Per player:")
     lines.append(f"  {'player':<24} {'decisions':>9} {'loss':>7} {'mean':>6} {'open':>7} {'mean':>6} "
