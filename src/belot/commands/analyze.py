@@ -172,7 +172,8 @@ def report(analysis: Any) -> str:
             if not s.decisions:
                 continue
             acc = "-" if s.accuracy is None else f"{s.accuracy:.0f}%"
-            lines.append(f"  {_seat(players, seat)}: {s.decisions} decisions, loss {s.loss_sum:.1f}"
+            lines.append(f"  {_seat(players, seat)}: {s.decisions} decision{'s' if s.decisions != 1 else ''},"
+                         f" loss {s.loss_sum:.1f}"
                          f" (open {s.open_loss_sum:.1f}), accuracy {acc}")
             for x in d.decisions:
                 if x.seat != seat or x.klass == BEST:
