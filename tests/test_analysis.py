@@ -25,6 +25,7 @@ from belot.analysis import (
     Analyst,
     analyze_deal,
     classify,
+    coach,
     costliest,
     decisions_of,
     evaluate,
@@ -133,6 +134,7 @@ def test_planted_blunder_is_flagged_with_its_loss(analyst: Analyst, perfect: Dea
     # judged from what the seat could know, the card is a blunder too
     assert x.klass == BLUNDER, (x.expected_loss, x.options)
     assert costliest(result, seat) == x
+    assert coach(d, seat, analyst=analyst) == x  # the hook: only that seat's decisions, the same figures
 
 
 def test_truth_as_the_only_world_gives_the_open_card_loss(analyst: Analyst) -> None:

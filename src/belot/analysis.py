@@ -22,7 +22,7 @@ so the figures do not depend on ``jobs`` or on the order deals are analysed in.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -418,13 +418,16 @@ def _belote_loss(played: Deal, seat: int) -> float:
 
 
 def analyze_deal(analyst: Analyst, played: Deal, index: int,
-                 step: Callable[[], None] | None = None) -> DealAnalysis:
-    """All decisions of the finished deal ``played`` (deal ``index`` of its match), evaluated;
-    ``step`` is called after each (a progress bar)."""
+                 step: Callable[[], None] | None = None, seats: Collection[int] = (0, 1, 2, 3)) -> DealAnalysis:
+    """All decisions of ``seats`` in the finished deal ``played`` (deal ``index`` of its match),
+    evaluated; ``step`` is called after each (a progress bar).  A decision's figures do not depend on
+    which others are analysed."""
     if not played.is_over or played.result is None:
         raise ValueError(f"deal {index} is not finished")
     out = []
     for s in decisions_of(played):
+        if s.seat not in seats:
+            continue
         if s.kind == BELOTE:
             announced = s.chosen >= BELOTE_BASE
             loss = 0.0 if announced else _belote_loss(played, s.seat)
@@ -452,9 +455,12 @@ def costliest(analysis: DealAnalysis, seat: int) -> Decision | None:
     return max(mine, key=lambda x: x.expected_loss, default=None)
 
 
-def coach(played: Deal, seat: int, seed: int = 0, index: int = 0) -> Decision | None:
-    """`costliest` of a finished deal analysed on its own: what ``belot play --coach`` shows."""
-    return costliest(analyze_deal(Analyst(seed), played, index), seat)
+def coach(played: Deal, seat: int, seed: int = 0, index: int = 0,
+          analyst: Analyst | None = None) -> Decision | None:
+    """`costliest` of a finished deal, only ``seat``'s decisions analysed (a few seconds): what
+    ``belot play --coach`` is to show.  ``index`` is the deal's index in its match (it seeds the worlds,
+    so the figures are those of ``belot analyze --seed SEED`` for that deal)."""
+    return costliest(analyze_deal(analyst or Analyst(seed), played, index, seats=(seat,)), seat)
 
 
 def analyzable(match: Match) -> list[int]:
