@@ -251,3 +251,27 @@ def test_five_card_record_has_no_open_card_figures(analyst: Analyst) -> None:
     assert result.contract == -1 and result.decisions
     assert all(x.kind == CALL and x.open_loss is None and x.expected_loss >= 0 for x in result.decisions)
     assert result.to_json()["decisions"][0]["open_loss"] is None
+
+
+def test_terminal_coach_line(tmp_path: Path) -> None:
+    """`belot play --coach`: after a deal, the person's costliest decision in one line (or none)."""
+    from rich.console import Console
+
+    from belot.bots.random_bot import RandomBot
+    from belot.tui.session import Game, Setup
+    from belot.tui.text import Words
+
+    m = Match(target=151, players=["me", "bot:random", "bot:random", "bot:random"])
+    m.deal(deal_hands(random.Random(4), 0), 0)  # as the terminal deals: the next deal waits for its cards
+    bot = RandomBot(2)
+    while not m.deals[0].is_over:
+        m.apply(bot.act(m.view(m.current_player)))
+    console = Console(record=True, width=200)
+    game = Game(Setup(m, str(tmp_path / "g.json"), 0, 1), Words("en"), console, 0, coach=True)
+    game.show_coach()
+    out = console.export_text()
+    assert out.startswith("Coach: ")
+    x = coach(m.deals[0], 0, seed=1, index=0)
+    assert (x is None) == ("none of your decisions" in out)
+    if x is not None:
+        assert x.chosen in out and x.best in out and f"{x.expected_loss:.1f}" in out
