@@ -20,6 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--pause", type=float, default=0.8, metavar="SECONDS",
                    help="pause before each bot action (default 0.8)")
     p.add_argument("--target", type=int, metavar="N", help="points to win the match (default 151)")
+    p.add_argument("--coach", action="store_true",
+                   help="after each deal, show your costliest decision and the better choice (docs/analysis.md)")
     add_option_argument(p)
     p.set_defaults(func=run, parser=p)
 
@@ -77,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         except OSError as e:
             return _fail(f"cannot save the game in {data_dir()}: {e.strerror}")
     while True:
-        code = Game(setup, words, console, args.pause).run()
+        code = Game(setup, words, console, args.pause, coach=args.coach).run()
         if code != 0 or not setup.match.is_over:
             return code
         try:

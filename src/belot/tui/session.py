@@ -132,9 +132,10 @@ class Game:
 
     def __init__(
         self, setup: Setup, words: Words, console: Console, pause: float,
-        read: Callable[[Text], str] | None = None,
+        read: Callable[[Text], str] | None = None, coach: bool = False,
     ) -> None:
         self.match = setup.match
+        self.coach = coach  # after each deal, the person's costliest decision (belot.analysis.coach)
         self.path = setup.path
         self.words = words
         self.console = console
@@ -260,8 +261,23 @@ class Game:
         r = d.result
         assert r is not None
         self.console.print(render_summary(self.words, self.seating, r, d.belotes, d.pot, m.results, m.target))
+        if self.coach:
+            self.show_coach()
         if r.valat is not None and max(m.score) >= m.target and m.winner is None:
             self.say("term.no_capot_exit", style="bold magenta")
+
+    def show_coach(self) -> None:
+        """The person's costliest decision of the deal just finished, judged from what the seat could
+        know (docs/analysis.md); a few seconds of analysis."""
+        from ..analysis import coach
+
+        m = self.match
+        x = coach(m.deals[-1], self.seating.human, seed=self.seed or 0, index=len(m.deals) - 1)
+        if x is None:
+            self.say("tui.coach.none", style="cyan")
+            return
+        key = "tui.coach.call" if x.trick is None else "tui.coach.play"
+        self.say(key, style="cyan", trick=x.trick, chosen=x.chosen, best=x.best, loss=f"{x.expected_loss:.1f}")
 
     def show_end(self) -> None:
         m = self.match
