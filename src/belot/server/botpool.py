@@ -142,3 +142,29 @@ class BotPool:
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+
+
+class InlineBots:
+    """Bot decisions in this process (a thread each), with `BotPool`'s interface: for tests and small
+    tools, where starting worker processes costs more than it saves. ``belot serve`` uses the pool."""
+
+    workers = 0
+    overruns = 0
+
+    async def decide(self, name: str, view: SeatView, *, urgent: bool, label: str = "") -> tuple[int, str]:
+        return await asyncio.to_thread(decide, name, secrets.randbits(32), view), name
+
+    def pending(self) -> int:
+        return 0
+
+    async def aclose(self) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+Bots = BotPool | InlineBots
+"""Whatever decides the bots' actions of a server."""
+
+__all__ = ["BACKGROUND", "URGENT", "BotPool", "Bots", "InlineBots", "decide", "default_workers"]
