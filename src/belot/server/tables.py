@@ -272,9 +272,10 @@ class Lobby:
         """A new table as ``request`` asks, created by the client at ``address``; TableError (429)
         over a limit of `limits.Limits`, and then nothing is stored."""
         settings = request.settings()
+        free = settings.seats.count(HUMAN) - (request.seat is not None)
         if HUMAN not in settings.seats:
             self._check_bot_tables()
-        else:
+        elif free > 0:  # it will wait for players
             self._check_waiting(address)
         self.quota.create_table(address)
         seed = secrets.randbits(62)
@@ -285,7 +286,7 @@ class Lobby:
                                             open=HUMAN in settings.seats)
         table = Table(self, table_id, seed, settings, match, created, status)
         self.tables[table_id] = table
-        if status == WAITING:
+        if free > 0:
             self._waiting_by.setdefault(address, set()).add(table_id)
         seat, token = request.seat, None
         if seat is not None:
