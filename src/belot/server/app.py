@@ -17,9 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Query, Request, WebSocket
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from .. import i18n
@@ -32,7 +34,7 @@ from .botpool import Bots
 from .errors import TableError
 from .limits import Limits
 from .protocol import rounding_to_json
-from .requests import ActionRequest, CreateTable, JoinSeat, LeaveSeat, parse
+from .requests import ActionRequest, Body, CreateTable, JoinSeat, LeaveSeat, parse
 from .seats import Connection
 from .settings import default_bot
 from .storage import Storage
@@ -81,6 +83,15 @@ def create_app(
         # A message may quote the client's input; never let its text (a lone surrogate) fail the reply.
         message = e.message.encode("utf-8", "backslashreplace").decode("utf-8")
         return JSONResponse({"error": {"code": e.code, "message": message, "rule": e.rule}}, status_code=e.status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, e: StarletteHTTPException) -> Response:
+        """No such route or method under /api: the API's error body, like every other refusal."""
+        if not request.url.path.startswith("/api/"):
+            return await http_exception_handler(request, e)
+        code = {404: "no_route", 405: "bad_method"}.get(e.status_code, "bad_request")
+        return JSONResponse({"error": {"code": code, "message": str(e.detail), "rule": None}},
+                            status_code=e.status_code, headers=e.headers)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_request: Request, e: RequestValidationError) -> JSONResponse:
@@ -154,7 +165,7 @@ def create_app(
     async def bot_levels() -> dict[str, Any]:
         return {"bots": [f"bot:{n}" for n in bot_names()], "default": default_bot()}
 
-    @app.post("/api/tables", status_code=201)
+    @app.post("/api/tables", status_code=201, openapi_extra=_body(CreateTable))
     async def create_table(request: Request) -> dict[str, Any]:
         table, seat, token = lobby.create(parse(CreateTable, await body_of(request)), address_of(request))
         out: dict[str, Any] = {"table": table.info()}
@@ -178,14 +189,14 @@ def create_app(
     async def get_table(table_id: str) -> dict[str, Any]:
         return {"table": table_or_404(table_id).info()}
 
-    @app.post("/api/tables/{table_id}/join")
+    @app.post("/api/tables/{table_id}/join", openapi_extra=_body(JoinSeat))
     async def join(table_id: str, request: Request) -> dict[str, Any]:
         table = table_or_404(table_id)
         body = parse(JoinSeat, await body_of(request))
         seat, token = table.join(body.seat, body.name)
         return {"table": table.info(), "seat": seat, "token": token}
 
-    @app.post("/api/tables/{table_id}/leave")
+    @app.post("/api/tables/{table_id}/leave", openapi_extra=_body(LeaveSeat))
     async def leave(table_id: str, request: Request) -> dict[str, Any]:
         table = table_or_404(table_id)
         body = parse(LeaveSeat, await body_of(request))
@@ -202,7 +213,7 @@ def create_app(
                 raise TableError("bad_token", "this token holds no seat of this table", 403)
         return table.state(seat)
 
-    @app.post("/api/tables/{table_id}/action")
+    @app.post("/api/tables/{table_id}/action", openapi_extra=_body(ActionRequest))
     async def action(table_id: str, request: Request) -> dict[str, Any]:
         table = table_or_404(table_id)
         body = parse(ActionRequest, await body_of(request), "bad_message")
@@ -290,6 +301,11 @@ class _LenientStaticFiles(StaticFiles):
 async def _refuse(websocket: WebSocket, error: TableError, code: int, reason: str | None = None) -> None:
     await websocket.send_text(json.dumps(error.to_json()))
     await websocket.close(code, reason[:120] if reason else None)  # a close reason has at most 123 bytes
+
+
+def _body(model: type[Body]) -> dict[str, Any]:
+    """The OpenAPI request body of a route that reads its body itself (`body_of`, then `requests.parse`)."""
+    return {"requestBody": {"required": False, "content": {"application/json": {"schema": model.model_json_schema()}}}}
 
 
 def address_of(request: Request) -> str:
