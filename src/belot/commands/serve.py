@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     from sqlalchemy.exc import SQLAlchemyError
 
     from ..server.app import create_app
-    from ..server.botpool import BotPool
+    from ..server.botpool import QUICK_BOTS, BotPool
     from ..server.owner import DatabaseOwned, Owner
     from ..server.storage import Storage, StorageError
 
@@ -145,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
         tables_per_minute=args.tables_per_minute, waiting_per_address=args.waiting_per_address,
         bot_tables=args.max_bot_tables,
     )
-    bots = BotPool(args.bot_workers, budget=args.bot_budget)
+    bots = BotPool(args.bot_workers, budget=args.bot_budget, inline=QUICK_BOTS)
     app = create_app(storage, bot_delay=args.bot_delay, grace=args.grace, limits=limits, bots=bots)
     _raise_open_files(limits.ws_total + 1024)
     # A client message is a small JSON object: 64 KiB is plenty and bounds what one socket can send.

@@ -30,6 +30,7 @@ from ..game import SeatView
 log = logging.getLogger("belot.server")
 
 URGENT, BACKGROUND = 0, 1  # a person is waiting at the table / bots only
+QUICK_BOTS = frozenset({"random", "heuristic"})  # a decision in well under a millisecond
 
 
 def decide(name: str, seed: int, view: SeatView) -> int:
@@ -61,8 +62,12 @@ class BotPool:
     """A pool of bot worker processes with a priority queue and a per-decision time budget."""
 
     def __init__(self, workers: int | None = None, budget: float = 3.0, fallback: str = "heuristic",
-                 warm: bool = True) -> None:
+                 warm: bool = True, inline: frozenset[str] = frozenset()) -> None:
+        """``inline``: bots so quick (`QUICK_BOTS`: tens of microseconds a decision) that they decide
+        in this process at once; the trip to a worker costs more, and a person whose partners are
+        quick bots would otherwise wait behind a slow bot's decision of another table."""
         self.workers = workers or default_workers()
+        self.inline = inline
         self.budget = budget
         self.fallback = fallback
         self._warm = warm
@@ -89,6 +94,8 @@ class BotPool:
 
     async def decide(self, name: str, view: SeatView, *, urgent: bool, label: str = "") -> tuple[int, str]:
         """The action of bot ``name`` in ``view``, and the name of the bot that chose it."""
+        if name.removeprefix("bot:") in self.inline:
+            return decide(name, secrets.randbits(32), view), name
         queue = self._start()
         answer: asyncio.Future[tuple[int, str]] = asyncio.get_running_loop().create_future()
         queue.put_nowait(_Job(URGENT if urgent else BACKGROUND, next(self._order), name, view, label, answer))
@@ -167,4 +174,4 @@ class InlineBots:
 Bots = BotPool | InlineBots
 """Whatever decides the bots' actions of a server."""
 
-__all__ = ["BACKGROUND", "URGENT", "BotPool", "Bots", "InlineBots", "decide", "default_workers"]
+__all__ = ["BACKGROUND", "QUICK_BOTS", "URGENT", "BotPool", "Bots", "InlineBots", "decide", "default_workers"]
