@@ -158,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         server.run(sockets=[sock])
     finally:
-        bots.close()
+        bots.close(wait=True)
         if owner is not None:
             owner.release()
     return 0

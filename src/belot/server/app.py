@@ -67,6 +67,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        lobby.bots.start()
         n = lobby.restore_all()
         if n:
             log.info("restored %d unfinished table(s)", n)

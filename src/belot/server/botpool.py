@@ -20,6 +20,8 @@ import logging
 import multiprocessing
 import os
 import secrets
+import threading
+import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -38,9 +40,25 @@ def decide(name: str, seed: int, view: SeatView) -> int:
     return make_bot(name, seed=seed).act(view)
 
 
-def _warm() -> None:
-    # Import the bots (and build the solver's tables) once per worker, not at its first decision.
-    make_bot("pimc", seed=0)
+def _start_worker(server_pid: int, warm: bool) -> None:
+    """A worker's first steps: follow the server out, and import the bots once (not at a decision)."""
+    threading.Thread(target=_exit_with, args=(server_pid,), name="belot-bot-watchdog", daemon=True).start()
+    if warm:
+        make_bot("pimc", seed=0)  # imports the bots and builds the solver's tables
+
+
+def _exit_with(server_pid: int) -> None:
+    # A worker holds both ends of its own job queue, so it never sees the server's end close: when
+    # the server is killed (SIGKILL, or a shutdown that never reached the pool) it would wait for
+    # a job forever, and keep the forkserver and the server's stdout open with it.
+    while True:
+        time.sleep(1.0)
+        try:
+            os.kill(server_pid, 0)
+        except ProcessLookupError:
+            os._exit(0)
+        except PermissionError:  # alive, another user's (cannot happen for our parent; be safe)
+            continue
 
 
 def default_workers() -> int:
@@ -75,15 +93,24 @@ class BotPool:
         self._queue: asyncio.PriorityQueue[_Job] | None = None
         self._dispatchers: list[asyncio.Task[None]] = []
         self._order = itertools.count()
+        self._warming: asyncio.Future[list[object]] | None = None
         self.overruns = 0  # decisions answered by the fallback bot
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
             # forkserver: the server has threads (SQLite checkpoints), and fork would copy their locks.
             ctx = multiprocessing.get_context("forkserver")
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=ctx,
-                                                 initializer=_warm if self._warm else None)
+            self._executor = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_start_worker,
+                                                 initargs=(os.getpid(), self._warm))
         return self._executor
+
+    def start(self) -> None:
+        """Start every worker now (the server calls it on start), so that no decision's budget is
+        spent starting a process and building the solver's tables; decisions wait for it instead."""
+        if self._warming is None:
+            pool = self._pool()
+            self._warming = asyncio.gather(*(asyncio.wrap_future(pool.submit(os.getpid))
+                                             for _ in range(self.workers)), return_exceptions=True)
 
     def _start(self) -> asyncio.PriorityQueue[_Job]:
         if self._queue is None:
@@ -106,6 +133,8 @@ class BotPool:
 
     async def _dispatch(self) -> None:
         assert self._queue is not None
+        if self._warming is not None:
+            await self._warming
         while True:
             job = await self._queue.get()
             if job.answer.cancelled():
@@ -143,11 +172,13 @@ class BotPool:
             t.cancel()
         self._dispatchers = []
         self._queue = None
-        self.close()
+        self._warming = None
+        await asyncio.to_thread(self.close, True)  # workers gone, their semaphores released
 
-    def close(self) -> None:
+    def close(self, wait: bool = False) -> None:
+        """Stop the workers; ``wait``: until they have exited (at most a decision under way)."""
         if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor.shutdown(wait=wait, cancel_futures=True)
             self._executor = None
 
 
@@ -164,10 +195,13 @@ class InlineBots:
     def pending(self) -> int:
         return 0
 
+    def start(self) -> None:
+        return None
+
     async def aclose(self) -> None:
         return None
 
-    def close(self) -> None:
+    def close(self, wait: bool = False) -> None:
         return None
 
 
