@@ -42,9 +42,24 @@ def decide(name: str, seed: int, view: SeatView) -> int:
 
 def _start_worker(server_pid: int, warm: bool) -> None:
     """A worker's first steps: follow the server out, and import the bots once (not at a decision)."""
+    # The watchdog first: it keeps the normal priority, so it notices even while the machine is busy.
     threading.Thread(target=_exit_with, args=(server_pid,), name="belot-bot-watchdog", daemon=True).start()
+    _below_the_server()
     if warm:
         make_bot("pimc", seed=0)  # imports the bots and builds the solver's tables
+
+
+def _below_the_server() -> None:
+    """Run this worker only on CPU time the server does not want (Linux SCHED_IDLE, else nice 19).
+
+    On a machine with few cores a busy worker took CPU time from the event loop that answers
+    everyone: bots can wait (their budget and the fallback bound it), a person should not.
+    Threads started from here on (numba's, say) inherit it.
+    """
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(19)
+    with contextlib.suppress(OSError, AttributeError):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
 def _exit_with(server_pid: int) -> None:
