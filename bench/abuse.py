@@ -23,6 +23,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -48,6 +49,8 @@ class Server:
         if not line.startswith("belot serve: http://"):
             raise SystemExit(f"abuse: the server did not start: {line!r}")
         self.url = line.split()[2].rstrip("/")
+        # uvicorn's access log goes to stdout: drain it into the log (a full pipe would stop the server)
+        threading.Thread(target=self._drain, daemon=True).start()
         while True:  # up when the health endpoint answers (after restoring the tables)
             try:
                 if httpx.get(f"{self.url}/api/health", timeout=30).status_code == 200:
@@ -55,6 +58,11 @@ class Server:
             except httpx.HTTPError:
                 time.sleep(0.05)
         self.started_in = time.perf_counter() - t0
+
+    def _drain(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.err.write(line)
 
     def rss_mb(self) -> float:
         for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
@@ -303,7 +311,7 @@ def main() -> None:
                 if n == 4:
                     s = attack_4_flood(s, tmp, args.flood)
                 else:
-                    s = globals()[[k for k in globals() if k.startswith(f"attack_{n}_")][0]](s, tmp)
+                    s = globals()[next(k for k in globals() if k.startswith(f"attack_{n}_"))](s, tmp)
         finally:
             s.stop()
         text = log.read_text()
