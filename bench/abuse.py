@@ -168,7 +168,7 @@ def _cpu(pid: int) -> float:
 
 
 async def _hold_sockets(url: str, path: str, n: int) -> tuple[int, dict[str, int], list[float]]:
-    accepted, closes = 0, {}
+    accepted, closes = 0, dict[str, int]()
     socks = []
 
     async def one() -> None:
@@ -210,7 +210,7 @@ def attack_3_connections(s: Server, tmp: Path) -> Server:
 
 def attack_4_flood(s: Server, tmp: Path, flood: int) -> Server:
     print("4. table flooding")
-    t0, codes = time.perf_counter(), {}
+    t0, codes = time.perf_counter(), dict[int, int]()
     with httpx.Client(base_url=s.url, timeout=30) as http:
         while time.perf_counter() - t0 < 5:
             r = http.post("/api/tables", json={})
