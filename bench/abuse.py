@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import secrets
@@ -173,7 +174,12 @@ async def _hold_sockets(url: str, path: str, n: int) -> tuple[int, dict[str, int
 
     async def one() -> None:
         nonlocal accepted
-        ws = await websockets.connect(url.replace("http", "ws") + path, open_timeout=60)
+        try:
+            ws = await websockets.connect(url.replace("http", "ws") + path, open_timeout=60)
+        except websockets.InvalidStatus as e:  # refused before the upgrade: too many connections
+            key = f"HTTP {e.response.status_code} before the upgrade"
+            closes[key] = closes.get(key, 0) + 1
+            return
         socks.append(ws)
         first = json.loads(await ws.recv())
         if first["type"] == "state":
@@ -199,7 +205,27 @@ async def _hold_sockets(url: str, path: str, n: int) -> tuple[int, dict[str, int
 
 
 def attack_3_connections(s: Server, tmp: Path) -> Server:
-    print("3. one client opens 1,003 websockets, then 5,000 spectator sockets on one table")
+    print("3. one client holds 1,003 idle sockets, then opens 1,003 websockets, then 5,000 on one table")
+    import socket
+
+    host, port = s.url.removeprefix("http://").split(":")
+    held, refused = [], 0
+    for _ in range(1003):
+        c = socket.create_connection((host, int(port)), timeout=10)
+        held.append(c)
+    time.sleep(0.5)
+    for c in held:
+        c.setblocking(False)
+        with contextlib.suppress(BlockingIOError):  # nothing to read: held open
+            refused += c.recv(64).startswith(b"HTTP/1.1 429")
+    # Another client: another loopback address (Linux routes all of 127/8 to lo).
+    with httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.2"), timeout=30) as other:
+        health = timed(lambda: other.get(s.url + "/api/health").raise_for_status(), 50)
+    own = httpx.get(s.url + "/api/health", timeout=30)
+    print(f"   1003 idle sockets: {1003 - refused} held, {refused} answered 429 at once and closed; "
+          f"another client's health meanwhile: {ms(health)}; the same client's: {error(own)}")
+    for c in held:
+        c.close()
     tid = httpx.post(s.url + "/api/tables", json={}).json()["table"]["id"]
     for n in (1003, 5000):
         accepted, closes, health = asyncio.run(_hold_sockets(s.url, f"/api/tables/{tid}/ws", n))

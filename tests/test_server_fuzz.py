@@ -17,6 +17,7 @@ import re
 import sqlite3
 import subprocess
 import sys
+import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -233,3 +234,33 @@ def test_hostile_input_against_the_real_server(served: Served) -> None:
         assert json.loads(ws.recv())["code"] == "too_deep"
         ws.send('{"type": "ping"}')
         assert json.loads(ws.recv())["type"] == "pong"
+
+
+def test_idle_connections_per_address_are_capped_and_others_still_answered(tmp_path: Path) -> None:
+    """One client holding idle sockets (1,003 once made every new connection fail) gets a 429 for
+    the connection over its limit (twice --ws-per-address), while the server answers the rest."""
+    import socket
+
+    server = subprocess.Popen(
+        [sys.executable, "-m", "belot", "serve", "--host", "127.0.0.1", "--port", "0", "--db",
+         str(tmp_path / "belot.sqlite3"), "--ws-per-address", "2", "--bot-workers", "1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        assert server.stdout is not None
+        host, port = server.stdout.readline().split()[2].removeprefix("http://").rstrip("/").split(":")
+        idle = [socket.create_connection((host, int(port)), timeout=10) for _ in range(4)]
+        extra = socket.create_connection((host, int(port)), timeout=10)
+        answer = extra.recv(4096).decode()
+        assert answer.startswith("HTTP/1.1 429") and "too_many_connections" in answer, answer
+        idle.pop().close()
+        time.sleep(0.2)
+        with socket.create_connection((host, int(port)), timeout=10) as s:
+            s.sendall(b"GET /api/health HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n")
+            assert s.recv(4096).startswith(b"HTTP/1.1 200")
+        for s in [*idle, extra]:
+            s.close()
+    finally:
+        server.terminate()
+        _out, err = server.communicate(timeout=30)
+    assert "Traceback" not in err, err

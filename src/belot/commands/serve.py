@@ -99,9 +99,11 @@ def run(args: argparse.Namespace) -> int:
 
     import uvicorn
     from sqlalchemy.exc import SQLAlchemyError
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
     from ..server.app import create_app
     from ..server.botpool import QUICK_BOTS, BotPool
+    from ..server.limits import guarded_http
     from ..server.owner import DatabaseOwned, Owner
     from ..server.storage import Storage, StorageError
 
@@ -151,8 +153,11 @@ def run(args: argparse.Namespace) -> int:
     # A client message is a small JSON object: 64 KiB is plenty and bounds what one socket can send.
     # Past limit_concurrency uvicorn answers 503 at once, where running out of file descriptors
     # gave every new connection an empty reply; websockets beyond ws_total are closed by the app.
+    # Connections per address: its websockets and as many HTTP connections again.
+    http = guarded_http(AutoHTTPProtocol, per_address=2 * limits.ws_per_address, idle=10.0)
     config = uvicorn.Config(app, log_level=args.log_level, ws_ping_interval=20, ws_ping_timeout=20,
-                            ws_max_size=65536, limit_concurrency=limits.ws_total + 512, timeout_keep_alive=5)
+                            ws_max_size=65536, limit_concurrency=limits.ws_total + 512, timeout_keep_alive=5,
+                            http=http)
     server = uvicorn.Server(config)
     print(f"belot serve: http://{host}:{port}/  (database {db})", flush=True)
     try:

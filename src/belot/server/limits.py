@@ -11,6 +11,7 @@ close over the websocket) that says which limit, never a 500.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import re
@@ -147,4 +148,43 @@ class Quota:
                 del self._created[a]
 
 
-__all__ = ["MAX_DEPTH", "MAX_DIGITS", "Limits", "Quota", "depth", "loads"]
+
+
+def guarded_http(base: type[asyncio.Protocol], per_address: int, idle: float) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol ``base``, with at most ``per_address`` open connections per client
+    address and ``idle`` seconds for a new connection to send its request.
+
+    uvicorn keeps a connection that never sends a byte forever, and counts no address: one client
+    held 1,003 idle sockets and every other connection got an empty reply. A connection over the
+    limit is answered 429 and closed at once; it never reaches the app. Websockets are connections
+    too (an upgrade keeps its socket), so this bound is above `Limits.ws_per_address`.
+    """
+    open_by: dict[str, set[asyncio.BaseTransport]] = {}
+    body = json.dumps({"error": {"code": "too_many_connections", "rule": None, "message":
+                       f"your address holds its limit of {per_address} connections"}}).encode()
+    refusal = (b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\nconnection: close\r\n"
+               b"content-length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+
+    class Guarded(base):  # type: ignore[misc, valid-type]
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            super().connection_made(transport)
+            peer = transport.get_extra_info("peername")
+            host = str(peer[0]) if isinstance(peer, tuple) and peer else ""
+            mine = {t for t in open_by.get(host, ()) if not t.is_closing()}
+            if len(mine) >= per_address:
+                transport.write(refusal)  # type: ignore[attr-defined]
+                transport.close()
+                return
+            mine.add(transport)
+            open_by[host] = mine
+            if len(open_by) > 10_000:  # forget addresses whose connections all closed
+                for h in [h for h, ts in open_by.items() if all(t.is_closing() for t in ts)]:
+                    del open_by[h]
+            # The keep-alive timer, armed before the first request too (the first byte disarms it).
+            self.timeout_keep_alive_task = self.loop.call_later(idle, self.timeout_keep_alive_handler)
+
+    Guarded.__name__ = Guarded.__qualname__ = f"Guarded{base.__name__}"
+    return Guarded
+
+
+__all__ = ["MAX_DEPTH", "MAX_DIGITS", "Limits", "Quota", "depth", "guarded_http", "loads"]
