@@ -20,7 +20,7 @@ from belot.server.owner import DatabaseOwned, Owner
     "\u2028", "\ue000",
 ])
 def test_bad_names_are_refused_naming_the_field(bad):
-    with pytest.raises(BadName, match="^names\\[2\\]: "):
+    with pytest.raises(BadName, match=r"^names\[2\]: "):
         clean_name(bad, "names[2]")
 
 
