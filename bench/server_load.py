@@ -10,6 +10,12 @@ actions per second the server sustained.  It never fails on timing.
 
     python bench/server_load.py --tables 100 --seconds 30
     python bench/server_load.py --tables 100 --seconds 30 --think 0.5   # people take time to play
+    python bench/server_load.py --tables 100 --think 0.5 --bot-tables 20 --bot pimc   # bots beside them
+
+``--bot-tables N`` also runs N tables of four bots (``--bot``, default pimc) that nobody watches,
+and ``--person-waits`` (on by default with bot tables) seats one person with three heuristic bots
+and reports how long each of their turns waited for the three bots, against the bot delay the
+server was given (``--bot-delay``).
 """
 
 from __future__ import annotations
@@ -39,10 +45,12 @@ def cpu_seconds(pid: int) -> float:
         return 0.0
 
 
-def start_server(db: Path, log_level: str) -> tuple[subprocess.Popen[str], str]:
+def start_server(db: Path, log_level: str, bot_delay: float, extra: list[str]) -> tuple[subprocess.Popen[str], str]:
+    # One client address drives every table: the per-address limits of a public server are lifted.
     proc = subprocess.Popen(
         [sys.executable, "-m", "belot", "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(db),
-         "--bot-delay", "0", "--log-level", log_level],
+         "--bot-delay", str(bot_delay), "--log-level", log_level, "--ws-per-address", "100000",
+         "--tables-per-minute", "100000", "--waiting-per-address", "100000", "--max-bot-tables", "100000", *extra],
         stdout=subprocess.PIPE, text=True,
     )
     assert proc.stdout is not None
@@ -60,6 +68,48 @@ class Stats:
         self.finished = 0
         self.measuring = False
         self.client_cpu = 0.0
+        self.waits: list[float] = []  # a person's wait for three bots, seconds
+        self.bot_actions = 0  # actions at the bot tables in the measured window
+
+
+async def person_with_bots(url: str, stop: asyncio.Event, stats: Stats) -> None:
+    """One person with three heuristic bots: the time from their action to their next turn, when
+    exactly the three bots moved in between (the bots' delays plus what the server adds)."""
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        r = await http.post("/api/tables", json={"seats": ["human"] + ["bot:heuristic"] * 3, "seat": 0,
+                                                  "target": 10_000, "name": "person"})
+        table_id, token = r.json()["table"]["id"], r.json()["token"]
+    ws_url = url.replace("http://", "ws://") + f"/api/tables/{table_id}/ws?token={token}"
+    rng = random.Random(7)
+    async with websockets.connect(ws_url, max_size=None, ping_interval=None) as ws:
+        sent_seq, sent_at = -1, 0.0
+        async for text in ws:
+            m = json.loads(text)
+            if m["type"] != "state" or stop.is_set():
+                if stop.is_set():
+                    return
+                continue
+            view = m["view"]
+            if view["legal"] and m["seq"] > sent_seq:
+                if sent_seq >= 0 and m["seq"] == sent_seq + 4 and stats.measuring:
+                    stats.waits.append(time.perf_counter() - sent_at)
+                sent_seq, sent_at = m["seq"], time.perf_counter()
+                await ws.send(json.dumps({"type": "action", "action": rng.choice(view["legal"]), "seq": m["seq"]}))
+
+
+async def bot_tables(url: str, n: int, bot: str) -> list[str]:
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        ids = []
+        for _ in range(n):
+            r = await http.post("/api/tables", json={"seats": [f"bot:{bot}"] * 4, "target": 10_000})
+            r.raise_for_status()
+            ids.append(r.json()["table"]["id"])
+        return ids
+
+
+async def bot_table_actions(url: str, ids: list[str]) -> int:
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        return sum([(await http.get(f"/api/tables/{i}")).json()["table"]["seq"] for i in ids])
 
 
 async def drive_seat(url: str, table_id: str, token: str, rng: random.Random, think: float, stop: asyncio.Event,
@@ -107,6 +157,7 @@ async def run(args: argparse.Namespace, url: str, pid: int) -> tuple[Stats, floa
             for s in range(4):
                 j = await http.post(f"/api/tables/{tid}/join", json={"seat": s, "name": f"bench {s}"})
                 seats.append((tid, j.json()["token"]))
+    bots = await bot_tables(url, args.bot_tables, args.bot) if args.bot_tables else []
     stop = asyncio.Event()
     ready = asyncio.Barrier(len(seats) + 1)
     tasks = [
@@ -114,12 +165,16 @@ async def run(args: argparse.Namespace, url: str, pid: int) -> tuple[Stats, floa
             url, tid, tok, random.Random(rng.random()), args.think, stop, stats, ready, not args.no_deflate))
         for tid, tok in seats
     ]
+    if args.person_waits or (args.person_waits is None and args.bot_tables):
+        tasks.append(asyncio.create_task(person_with_bots(url, stop, stats)))
     await ready.wait()  # every socket is open: measure from here
     await asyncio.sleep(args.warmup)
     stats.measuring = True
+    bot0 = await bot_table_actions(url, bots)
     t0, cpu0, own0 = time.perf_counter(), cpu_seconds(pid), time.process_time()
     await asyncio.sleep(args.seconds)
     stats.measuring = False
+    stats.bot_actions = await bot_table_actions(url, bots) - bot0
     elapsed, cpu = time.perf_counter() - t0, cpu_seconds(pid) - cpu0
     stats.client_cpu = time.process_time() - own0
     stop.set()
@@ -139,6 +194,12 @@ def main() -> None:
     ap.add_argument("--target", type=int, default=10_000, help="match target (large: matches outlast the run)")
     ap.add_argument("--no-deflate", action="store_true",
                     help="clients refuse permessage-deflate (browsers ask for it; it costs CPU on both sides)")
+    ap.add_argument("--bot-tables", type=int, default=0, help="tables of four bots run beside the measured ones")
+    ap.add_argument("--bot", default="pimc", help="the bot of the bot tables (default pimc)")
+    ap.add_argument("--bot-delay", type=float, default=0.5, help="the server's --bot-delay (default 0.5)")
+    ap.add_argument("--person-waits", action=argparse.BooleanOptionalAction, default=None,
+                    help="measure a person's wait for three heuristic bots (default: with --bot-tables)")
+    ap.add_argument("--serve-args", default="", help="more `belot serve` flags, e.g. \"--bot-workers 2\"")
     ap.add_argument("--url", help="use this running server instead of starting one")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--log-level", default="error")
@@ -148,7 +209,8 @@ def main() -> None:
         stats, elapsed, cpu = asyncio.run(run(args, url, -1))
     else:
         with tempfile.TemporaryDirectory(prefix="belot-bench-") as tmp:
-            proc, url = start_server(Path(tmp) / "bench.sqlite3", args.log_level)
+            proc, url = start_server(Path(tmp) / "bench.sqlite3", args.log_level, args.bot_delay,
+                                     args.serve_args.split())
             try:
                 stats, elapsed, cpu = asyncio.run(run(args, url, proc.pid))
             finally:
@@ -171,6 +233,15 @@ def main() -> None:
               f"{1000 * cpu / n:.2f} ms per action")
     print(f"client CPU     {stats.client_cpu:.1f} s in the measured window = "
           f"{100 * stats.client_cpu / elapsed:.0f}% of a core (this script: {4 * args.tables} websockets)")
+    if args.bot_tables:
+        print(f"bot tables     {args.bot_tables} x 4 bot:{args.bot}: {stats.bot_actions} actions in the window "
+              f"({stats.bot_actions / elapsed:.1f}/s)")
+    if stats.waits:
+        w = sorted(stats.waits)
+        expected = 3 * args.bot_delay
+        print(f"person waits   {len(w)} turns for 3 heuristic bots (bot delay {args.bot_delay:g} s: {expected:.2f} s): "
+              f"median {statistics.median(w):.3f} s  p95 {w[int(0.95 * (len(w) - 1))]:.3f} s  max {w[-1]:.3f} s  "
+              f"(over the delays: median {statistics.median(w) - expected:+.3f} s, max {w[-1] - expected:+.3f} s)")
     if stats.errors:
         print(f"errors         {len(stats.errors)} (first: {stats.errors[0]})")
     if stats.finished:

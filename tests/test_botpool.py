@@ -56,3 +56,18 @@ def test_an_overrun_is_answered_by_the_fallback_and_logged(caplog):
     assert action in view.legal_actions
     assert by == "heuristic" and overruns == 1
     assert "table T1: bot pimc overran its 0.0 s budget; heuristic decided instead" in caplog.text
+
+
+def test_quick_bots_decide_inline_without_a_worker():
+    view = _views(1)[0]
+
+    async def run() -> tuple[int, str]:
+        pool = BotPool(workers=1, budget=60.0, warm=False, inline=frozenset({"heuristic"}))
+        try:
+            return await pool.decide("bot:heuristic", view, urgent=True)
+        finally:
+            assert pool._executor is None  # no worker was started
+            await pool.aclose()
+
+    action, by = asyncio.run(run())
+    assert action in view.legal_actions and by == "bot:heuristic"

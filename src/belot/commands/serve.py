@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..server.limits import Limits
+
 
 def _seconds(text: str) -> float:
     try:
@@ -26,6 +28,16 @@ def _port(text: str) -> int:
     return value
 
 
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= 10**9:
+        raise argparse.ArgumentTypeError(f"{value} is not between 1 and 10^9")
+    return value
+
+
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("serve", help="run the game server: play in the browser with friends and bots")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
@@ -38,6 +50,25 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="seconds a disconnected player keeps the seat before a bot plays it (default 60)")
     p.add_argument("--bot-delay", type=_seconds, default=0.5,
                    help="seconds a bot waits before acting (default 0.5)")
+    p.add_argument("--bot-workers", type=_count, default=None, metavar="N",
+                   help="processes that decide the bots' actions (default: one per core but one)")
+    p.add_argument("--bot-budget", type=_seconds, default=2.5, metavar="SECONDS",
+                   help="longest a bot may think; then a quick bot decides instead (default 2.5)")
+    limits = p.add_argument_group("limits", "what one client may ask; over a limit: HTTP 413/429 or a "
+                                  "websocket close with the reason (docs/protocol.md)")
+    limits.add_argument("--max-body", type=_count, default=Limits.max_body, metavar="BYTES",
+                        help=f"largest HTTP request body (default {Limits.max_body})")
+    limits.add_argument("--ws-per-address", type=_count, default=Limits.ws_per_address, metavar="N",
+                        help=f"open websockets of one client address (default {Limits.ws_per_address})")
+    limits.add_argument("--ws-total", type=_count, default=Limits.ws_total, metavar="N",
+                        help=f"open websockets of the whole server (default {Limits.ws_total})")
+    limits.add_argument("--tables-per-minute", type=_count, default=Limits.tables_per_minute, metavar="N",
+                        help=f"tables one address may create in a minute (default {Limits.tables_per_minute})")
+    limits.add_argument("--waiting-per-address", type=_count, default=Limits.waiting_per_address, metavar="N",
+                        help="tables of one address waiting for players at once "
+                             f"(default {Limits.waiting_per_address})")
+    limits.add_argument("--max-bot-tables", type=_count, default=Limits.bot_tables, metavar="N",
+                        help=f"tables of bots only playing at once, server-wide (default {Limits.bot_tables})")
     p.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"])
     p.set_defaults(func=run)
 
@@ -68,10 +99,28 @@ def run(args: argparse.Namespace) -> int:
 
     import uvicorn
     from sqlalchemy.exc import SQLAlchemyError
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
     from ..server.app import create_app
+    from ..server.botpool import QUICK_BOTS, BotPool
+    from ..server.limits import guarded_http
+    from ..server.owner import DatabaseOwned, Owner
     from ..server.storage import Storage, StorageError
 
+    # One server process per database file, taken before anything is read: two servers on one
+    # file both restored and played the same tables. (The multi-worker mode of a later change
+    # replaces this lock by a lease per table; a server URL such as PostgreSQL is not locked here.)
+    path = _sqlite_path(url)
+    owner = None
+    if path is not None:
+        try:
+            owner = Owner(path).acquire()
+        except DatabaseOwned as e:
+            print(f"belot serve: {e}", file=sys.stderr)
+            return 3
+        except OSError as e:
+            print(f"belot serve: cannot lock the database {db}: {e.strerror}", file=sys.stderr)
+            return 2
     try:
         storage = Storage(url, checkpoint_every=1.0)
     except (SQLAlchemyError, StorageError) as e:
@@ -93,10 +142,48 @@ def run(args: argparse.Namespace) -> int:
     host = f"[{args.host}]" if family == socket.AF_INET6 else args.host
 
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    app = create_app(storage, bot_delay=args.bot_delay, grace=args.grace)
+    limits = Limits(
+        max_body=args.max_body, ws_per_address=args.ws_per_address, ws_total=args.ws_total,
+        tables_per_minute=args.tables_per_minute, waiting_per_address=args.waiting_per_address,
+        bot_tables=args.max_bot_tables,
+    )
+    bots = BotPool(args.bot_workers, budget=args.bot_budget, inline=QUICK_BOTS)
+    app = create_app(storage, bot_delay=args.bot_delay, grace=args.grace, limits=limits, bots=bots)
+    _raise_open_files(limits.ws_total + 1024)
     # A client message is a small JSON object: 64 KiB is plenty and bounds what one socket can send.
-    config = uvicorn.Config(app, log_level=args.log_level, ws_ping_interval=20, ws_ping_timeout=20, ws_max_size=65536)
+    # Past limit_concurrency uvicorn answers 503 at once, where running out of file descriptors
+    # gave every new connection an empty reply; websockets beyond ws_total are closed by the app.
+    # Connections per address: its websockets and as many HTTP connections again.
+    http = guarded_http(AutoHTTPProtocol, per_address=2 * limits.ws_per_address, idle=10.0)
+    config = uvicorn.Config(app, log_level=args.log_level, ws_ping_interval=20, ws_ping_timeout=20,
+                            ws_max_size=65536, limit_concurrency=limits.ws_total + 512, timeout_keep_alive=5,
+                            http=http)
     server = uvicorn.Server(config)
     print(f"belot serve: http://{host}:{port}/  (database {db})", flush=True)
-    server.run(sockets=[sock])
+    try:
+        server.run(sockets=[sock])
+    finally:
+        bots.close(wait=True)
+        if owner is not None:
+            owner.release()
     return 0
+
+
+def _sqlite_path(url: str) -> str | None:
+    """The file of a SQLite URL (None: in memory, or not SQLite)."""
+    if not url.startswith("sqlite:///"):
+        return None
+    path = url.removeprefix("sqlite:///").split("?", 1)[0]
+    return None if path in ("", ":memory:") else path
+
+
+def _raise_open_files(wanted: int) -> None:
+    """Allow the process as many open files as its connections need (up to the hard limit)."""
+    try:
+        import resource
+    except ImportError:  # not on this platform
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))

@@ -11,14 +11,17 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request, WebSocket
+from fastapi import FastAPI, Query, Request, WebSocket
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from .. import i18n
@@ -26,9 +29,12 @@ from ..bots import bot_names
 from ..errors import RecordError
 from ..record import results
 from ..visibility import replay_steps
+from . import limits as limits_mod
+from .botpool import Bots
 from .errors import TableError
+from .limits import Limits
 from .protocol import rounding_to_json
-from .requests import ActionRequest, CreateTable, JoinSeat, LeaveSeat, parse
+from .requests import ActionRequest, Body, CreateTable, JoinSeat, LeaveSeat, parse
 from .seats import Connection
 from .settings import default_bot
 from .storage import Storage
@@ -43,23 +49,31 @@ The API is up: <a href="/api/tables">/api/tables</a>; see docs/protocol.md.</p><
 
 
 def create_app(
-    storage: Storage | str, *, bot_delay: float = 0.5, grace: float = 60.0, static_dir: Path | None = None
+    storage: Storage | str, *, bot_delay: float = 0.5, grace: float = 60.0, static_dir: Path | None = None,
+    limits: Limits | None = None, bots: Bots | None = None,
 ) -> FastAPI:
     """The app over ``storage`` (a `Storage` or a SQLAlchemy URL); unfinished tables restore on start.
 
-    The app closes the storage when it shuts down.
+    ``limits``: what one client may ask (`limits.Limits`; its defaults suit a public server).
+    ``bots``: who decides the bots' actions: a `botpool.BotPool` of worker processes (what
+    ``belot serve`` uses), or by default `botpool.InlineBots` (threads of this process; tests).
+    The app closes the storage and the bots when it shuts down.
     """
+    limits = limits or Limits()
     store = Storage(storage, checkpoint_every=1.0) if isinstance(storage, str) else storage
-    lobby = Lobby(store, bot_delay=bot_delay, grace=grace)
+    lobby = Lobby(store, bot_delay=bot_delay, grace=grace, bots=bots, limits=limits)
+    quota = lobby.quota
     static = static_dir or STATIC_DIR
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        lobby.bots.start()
         n = lobby.restore_all()
         if n:
             log.info("restored %d unfinished table(s)", n)
         yield
         lobby.close()
+        await lobby.bots.aclose()
         store.close()
 
     app = FastAPI(title="belot", lifespan=lifespan, docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
@@ -67,7 +81,18 @@ def create_app(
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, e: TableError) -> JSONResponse:
-        return JSONResponse({"error": {"code": e.code, "message": e.message, "rule": e.rule}}, status_code=e.status)
+        # A message may quote the client's input; never let its text (a lone surrogate) fail the reply.
+        message = e.message.encode("utf-8", "backslashreplace").decode("utf-8")
+        return JSONResponse({"error": {"code": e.code, "message": message, "rule": e.rule}}, status_code=e.status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, e: StarletteHTTPException) -> Response:
+        """No such route or method under /api: the API's error body, like every other refusal."""
+        if not request.url.path.startswith("/api/"):
+            return await http_exception_handler(request, e)
+        code = {404: "no_route", 405: "bad_method"}.get(e.status_code, "bad_request")
+        return JSONResponse({"error": {"code": code, "message": str(e.detail), "rule": None}},
+                            status_code=e.status_code, headers=e.headers)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_request: Request, e: RequestValidationError) -> JSONResponse:
@@ -83,14 +108,25 @@ def create_app(
         return table
 
     async def body_of(request: Request) -> Any:
-        """The decoded JSON body (an empty body is ``{}``); its fields are checked by `requests.parse`."""
-        raw = await request.body()
+        """The decoded JSON body (an empty body is ``{}``); its fields are checked by `requests.parse`.
+
+        The size is checked before the body is read: by its Content-Length, then while it streams in
+        (a chunked body has none), so a huge body costs the server nothing but the refusal.
+        """
+        too_large = TableError("too_large", f"a request body has at most {limits.max_body} bytes", 413)
+        declared = request.headers.get("content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > limits.max_body):
+            raise too_large
+        chunks, size = [], 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limits.max_body:
+                raise too_large
+            chunks.append(chunk)
+        raw = b"".join(chunks)
         if not raw.strip():
             return {}
-        try:
-            return json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-            raise TableError("bad_request", "the request body is not valid JSON", 400) from None
+        return limits_mod.loads(raw, "the request body", invalid="bad_request")
 
     # -- pages --------------------------------------------------------------------------------
 
@@ -127,36 +163,41 @@ def create_app(
         return i18n.catalog(lang)
 
     @app.get("/api/bots")
-    async def bots() -> dict[str, Any]:
+    async def bot_levels() -> dict[str, Any]:
         return {"bots": [f"bot:{n}" for n in bot_names()], "default": default_bot()}
 
-    @app.post("/api/tables", status_code=201)
+    @app.post("/api/tables", status_code=201, openapi_extra=_body(CreateTable))
     async def create_table(request: Request) -> dict[str, Any]:
-        table, seat, token = lobby.create(parse(CreateTable, await body_of(request)))
+        table, seat, token = lobby.create(parse(CreateTable, await body_of(request)), address_of(request))
         out: dict[str, Any] = {"table": table.info()}
         if token is not None:
             out.update(seat=seat, token=token)
         return out
 
     @app.get("/api/tables")
-    async def list_tables(all: bool = False) -> dict[str, Any]:
+    async def list_tables(
+        all: bool = False, limit: int = Query(limits.page_size, ge=1, le=limits.page_size), before: str | None = None,
+    ) -> dict[str, Any]:
+        """The open tables (a human seat free), newest first, a page at a time: ``next`` is the
+        ``before`` of the next page (null on the last)."""
         if all:
-            found = [lobby.get(i) for i in lobby.storage.recent_ids()]
-            return {"tables": [t.info() for t in found if t is not None]}
-        return {"tables": [t.info() for t in lobby.open_tables()]}
+            found = [lobby.get(i) for i in lobby.storage.recent_ids(limit)]
+            return {"tables": [t.info() for t in found if t is not None], "next": None}
+        page, after = lobby.open_page(limit, _cursor(before))
+        return {"tables": [t.info() for t in page], "next": None if after is None else f"{after[0]!r}:{after[1]}"}
 
     @app.get("/api/tables/{table_id}")
     async def get_table(table_id: str) -> dict[str, Any]:
         return {"table": table_or_404(table_id).info()}
 
-    @app.post("/api/tables/{table_id}/join")
+    @app.post("/api/tables/{table_id}/join", openapi_extra=_body(JoinSeat))
     async def join(table_id: str, request: Request) -> dict[str, Any]:
         table = table_or_404(table_id)
         body = parse(JoinSeat, await body_of(request))
         seat, token = table.join(body.seat, body.name)
         return {"table": table.info(), "seat": seat, "token": token}
 
-    @app.post("/api/tables/{table_id}/leave")
+    @app.post("/api/tables/{table_id}/leave", openapi_extra=_body(LeaveSeat))
     async def leave(table_id: str, request: Request) -> dict[str, Any]:
         table = table_or_404(table_id)
         body = parse(LeaveSeat, await body_of(request))
@@ -173,7 +214,7 @@ def create_app(
                 raise TableError("bad_token", "this token holds no seat of this table", 403)
         return table.state(seat)
 
-    @app.post("/api/tables/{table_id}/action")
+    @app.post("/api/tables/{table_id}/action", openapi_extra=_body(ActionRequest))
     async def action(table_id: str, request: Request) -> dict[str, Any]:
         table = table_or_404(table_id)
         body = parse(ActionRequest, await body_of(request), "bad_message")
@@ -206,6 +247,18 @@ def create_app(
     @app.websocket("/api/tables/{table_id}/ws")
     async def socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
+        address = websocket.client.host if websocket.client else ""
+        try:
+            quota.open_socket(address)
+        except TableError as e:
+            await _refuse(websocket, e, 4029, e.message)
+            return
+        try:
+            await play(websocket, table_id)
+        finally:
+            quota.close_socket(address)
+
+    async def play(websocket: WebSocket, table_id: str) -> None:
         table = lobby.get(table_id)
         if table is None:
             await _refuse(websocket, TableError("no_table", f"there is no table {table_id!r}", 404), 4004)
@@ -246,9 +299,33 @@ class _LenientStaticFiles(StaticFiles):
         return None
 
 
-async def _refuse(websocket: WebSocket, error: TableError, code: int) -> None:
+async def _refuse(websocket: WebSocket, error: TableError, code: int, reason: str | None = None) -> None:
     await websocket.send_text(json.dumps(error.to_json()))
-    await websocket.close(code)
+    await websocket.close(code, reason[:120] if reason else None)  # a close reason has at most 123 bytes
+
+
+def _body(model: type[Body]) -> dict[str, Any]:
+    """The OpenAPI request body of a route that reads its body itself (`body_of`, then `requests.parse`)."""
+    return {"requestBody": {"required": False, "content": {"application/json": {"schema": model.model_json_schema()}}}}
+
+
+def address_of(request: Request) -> str:
+    """The client's address, as far as the server can tell (the proxy's, behind a reverse proxy)."""
+    return request.client.host if request.client else ""
+
+
+def _cursor(before: str | None) -> tuple[float, str] | None:
+    """The ``before`` of a lobby page (``created:id`` as the previous page's ``next`` gave it)."""
+    if before is None:
+        return None
+    created, _, table_id = before.partition(":")
+    try:
+        when = float(created)
+    except ValueError:
+        when = math.nan
+    if not math.isfinite(when) or not table_id or len(table_id) > 32:
+        raise TableError("bad_request", "before: not a cursor of this lobby (use the previous page's next)", 400)
+    return when, table_id
 
 
 async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
@@ -261,7 +338,7 @@ async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
                     await websocket.close(4001)
                 return
             await websocket.send_text(text)
-    except Exception:  # noqa: BLE001  (the client went away; the receive side notices and cleans up)
+    except Exception:
         return
 
 

@@ -20,6 +20,8 @@ import logging
 import multiprocessing
 import os
 import secrets
+import threading
+import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -30,6 +32,7 @@ from ..game import SeatView
 log = logging.getLogger("belot.server")
 
 URGENT, BACKGROUND = 0, 1  # a person is waiting at the table / bots only
+QUICK_BOTS = frozenset({"random", "heuristic"})  # a decision in well under a millisecond
 
 
 def decide(name: str, seed: int, view: SeatView) -> int:
@@ -37,9 +40,40 @@ def decide(name: str, seed: int, view: SeatView) -> int:
     return make_bot(name, seed=seed).act(view)
 
 
-def _warm() -> None:
-    # Import the bots (and build the solver's tables) once per worker, not at its first decision.
-    make_bot("pimc", seed=0)
+def _start_worker(server_pid: int, warm: bool) -> None:
+    """A worker's first steps: follow the server out, and import the bots once (not at a decision)."""
+    # The watchdog first: it keeps the normal priority, so it notices even while the machine is busy.
+    threading.Thread(target=_exit_with, args=(server_pid,), name="belot-bot-watchdog", daemon=True).start()
+    _below_the_server()
+    if warm:
+        make_bot("pimc", seed=0)  # imports the bots and builds the solver's tables
+
+
+def _below_the_server() -> None:
+    """Run this worker only on CPU time the server does not want (Linux SCHED_IDLE, else nice 19).
+
+    On a machine with few cores a busy worker took CPU time from the event loop that answers
+    everyone: bots can wait (their budget and the fallback bound it), a person should not.
+    Threads started from here on (numba's, say) inherit it.
+    """
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(19)
+    with contextlib.suppress(OSError, AttributeError):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+
+
+def _exit_with(server_pid: int) -> None:
+    # A worker holds both ends of its own job queue, so it never sees the server's end close: when
+    # the server is killed (SIGKILL, or a shutdown that never reached the pool) it would wait for
+    # a job forever, and keep the forkserver and the server's stdout open with it.
+    while True:
+        time.sleep(1.0)
+        try:
+            os.kill(server_pid, 0)
+        except ProcessLookupError:
+            os._exit(0)
+        except PermissionError:  # alive, another user's (cannot happen for our parent; be safe)
+            continue
 
 
 def default_workers() -> int:
@@ -61,8 +95,12 @@ class BotPool:
     """A pool of bot worker processes with a priority queue and a per-decision time budget."""
 
     def __init__(self, workers: int | None = None, budget: float = 3.0, fallback: str = "heuristic",
-                 warm: bool = True) -> None:
+                 warm: bool = True, inline: frozenset[str] = frozenset()) -> None:
+        """``inline``: bots so quick (`QUICK_BOTS`: tens of microseconds a decision) that they decide
+        in this process at once; the trip to a worker costs more, and a person whose partners are
+        quick bots would otherwise wait behind a slow bot's decision of another table."""
         self.workers = workers or default_workers()
+        self.inline = inline
         self.budget = budget
         self.fallback = fallback
         self._warm = warm
@@ -70,15 +108,24 @@ class BotPool:
         self._queue: asyncio.PriorityQueue[_Job] | None = None
         self._dispatchers: list[asyncio.Task[None]] = []
         self._order = itertools.count()
+        self._warming: asyncio.Future[list[object]] | None = None
         self.overruns = 0  # decisions answered by the fallback bot
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
             # forkserver: the server has threads (SQLite checkpoints), and fork would copy their locks.
             ctx = multiprocessing.get_context("forkserver")
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=ctx,
-                                                 initializer=_warm if self._warm else None)
+            self._executor = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_start_worker,
+                                                 initargs=(os.getpid(), self._warm))
         return self._executor
+
+    def start(self) -> None:
+        """Start every worker now (the server calls it on start), so that no decision's budget is
+        spent starting a process and building the solver's tables; decisions wait for it instead."""
+        if self._warming is None:
+            pool = self._pool()
+            self._warming = asyncio.gather(*(asyncio.wrap_future(pool.submit(os.getpid))
+                                             for _ in range(self.workers)), return_exceptions=True)
 
     def _start(self) -> asyncio.PriorityQueue[_Job]:
         if self._queue is None:
@@ -89,6 +136,8 @@ class BotPool:
 
     async def decide(self, name: str, view: SeatView, *, urgent: bool, label: str = "") -> tuple[int, str]:
         """The action of bot ``name`` in ``view``, and the name of the bot that chose it."""
+        if name.removeprefix("bot:") in self.inline:
+            return decide(name, secrets.randbits(32), view), name
         queue = self._start()
         answer: asyncio.Future[tuple[int, str]] = asyncio.get_running_loop().create_future()
         queue.put_nowait(_Job(URGENT if urgent else BACKGROUND, next(self._order), name, view, label, answer))
@@ -99,6 +148,8 @@ class BotPool:
 
     async def _dispatch(self) -> None:
         assert self._queue is not None
+        if self._warming is not None:
+            await self._warming
         while True:
             job = await self._queue.get()
             if job.answer.cancelled():
@@ -136,9 +187,40 @@ class BotPool:
             t.cancel()
         self._dispatchers = []
         self._queue = None
-        self.close()
+        self._warming = None
+        await asyncio.to_thread(self.close, True)  # workers gone, their semaphores released
 
-    def close(self) -> None:
+    def close(self, wait: bool = False) -> None:
+        """Stop the workers; ``wait``: until they have exited (at most a decision under way)."""
         if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor.shutdown(wait=wait, cancel_futures=True)
             self._executor = None
+
+
+class InlineBots:
+    """Bot decisions in this process (a thread each), with `BotPool`'s interface: for tests and small
+    tools, where starting worker processes costs more than it saves. ``belot serve`` uses the pool."""
+
+    workers = 0
+    overruns = 0
+
+    async def decide(self, name: str, view: SeatView, *, urgent: bool, label: str = "") -> tuple[int, str]:
+        return await asyncio.to_thread(decide, name, secrets.randbits(32), view), name
+
+    def pending(self) -> int:
+        return 0
+
+    def start(self) -> None:
+        return None
+
+    async def aclose(self) -> None:
+        return None
+
+    def close(self, wait: bool = False) -> None:
+        return None
+
+
+Bots = BotPool | InlineBots
+"""Whatever decides the bots' actions of a server."""
+
+__all__ = ["BACKGROUND", "QUICK_BOTS", "URGENT", "BotPool", "Bots", "InlineBots", "decide", "default_workers"]

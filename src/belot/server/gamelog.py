@@ -89,8 +89,9 @@ class GameLog:
         self.storage.append_action(self.table_id, seq, seat, move_of(action), bot, new_deals, status, text)
         return status
 
-    def set_seat(self, seat: int, token_hash: str | None, name: str | None, status: str | None = None) -> None:
-        self.storage.set_seat(self.table_id, seat, token_hash, name, status)
+    def set_seat(self, seat: int, token_hash: str | None, name: str | None, status: str | None = None,
+                 open: bool | None = None) -> None:
+        self.storage.set_seat(self.table_id, seat, token_hash, name, status, open)
 
 
 __all__ = ["GameLog", "deal_next", "deal_row", "new_match", "replay_stored"]

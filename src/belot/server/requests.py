@@ -12,7 +12,8 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from .errors import TableError
-from .settings import HUMAN, MAX_TARGET, Settings, clean_name, default_bot, seat_kind
+from .names import BadName, clean_name
+from .settings import HUMAN, MAX_TARGET, Settings, default_bot, seat_kind
 
 
 class Body(BaseModel):
@@ -40,12 +41,12 @@ class CreateTable(Body):
     @field_validator("names")
     @classmethod
     def _names(cls, v: list[str | None] | None) -> list[str | None] | None:
-        return None if v is None else [clean_name(n) for n in v]
+        return None if v is None else [None if n is None else clean_name(n, f"names[{i}]") for i, n in enumerate(v)]
 
     @field_validator("name")
     @classmethod
     def _name(cls, v: str | None) -> str | None:
-        return clean_name(v)
+        return None if v is None else clean_name(v, "name")
 
     @field_validator("substitute")
     @classmethod
@@ -79,7 +80,7 @@ class JoinSeat(Body):
     @field_validator("name")
     @classmethod
     def _name(cls, v: str | None) -> str | None:
-        return clean_name(v)
+        return None if v is None else clean_name(v, "name")
 
 
 class LeaveSeat(Body):
@@ -117,7 +118,10 @@ def describe(e: ValidationError) -> str:
         return f"unknown field {where!r}"
     if first["type"] == "missing":
         return f"the body needs {where!r}"
-    message = str(first["ctx"]["error"]) if first["type"] == "value_error" else first["msg"]
+    error = first.get("ctx", {}).get("error")
+    if isinstance(error, BadName):  # its message names the field already
+        return str(error)
+    message = str(error) if first["type"] == "value_error" else first["msg"]
     return f"{where}: {message}" if where else message
 
 

@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import Bot, make_bot
 from .errors import TableError
 from .settings import HUMAN, Settings
 
@@ -40,7 +39,6 @@ class Seat:
     connections: set[Connection] = field(default_factory=set)
     away: bool = False  # a taken human seat whose player has been gone longer than the grace period
     grace_task: asyncio.Task[None] | None = None
-    bot: Bot | None = None
 
     @property
     def is_human(self) -> bool:
@@ -101,13 +99,14 @@ class Seats:
         seat = self.seats[s]
         return not seat.is_human or seat.token_hash is None or seat.away
 
-    def bot_for(self, s: int) -> Bot:
+    def bot_name(self, s: int) -> str:
+        """The bot that plays seat ``s`` when a bot does: its own, or the table's substitute."""
         seat = self.seats[s]
-        if seat.bot is None:
-            name = seat.kind if not seat.is_human else self.settings.substitute
-            # Not derived from the table's seed: a bot's choices must not hint at the shuffles.
-            seat.bot = make_bot(name, seed=secrets.randbits(32))
-        return seat.bot
+        return seat.kind if not seat.is_human else self.settings.substitute
+
+    def person_waiting(self) -> bool:
+        """Someone holds a seat here and is connected: a bot's turn keeps a person waiting."""
+        return any(seat.is_human and seat.connections and not seat.away for seat in self.seats)
 
     def name(self, s: int) -> str | None:
         return self.seats[s].name or self.settings.names[s]

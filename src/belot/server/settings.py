@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..bots import bot_names
+from .names import clean_stored_name
 
 HUMAN = "human"
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"  # a table's status
 MAX_TARGET = 10_000
-MAX_NAME = 40
 
 
 def default_bot() -> str:
@@ -35,15 +35,6 @@ def seat_kind(x: Any) -> str:
     raise ValueError(f"{x!r} is neither \"human\" nor a bot level ({known})")
 
 
-def clean_name(n: Any) -> str | None:
-    """A player's name, stripped; ValueError unless a short printable string (or None)."""
-    if n is None:
-        return None
-    if not isinstance(n, str) or not n.strip() or len(n) > MAX_NAME or any(ord(ch) < 32 for ch in n):
-        raise ValueError(f"a name must be a non-empty string of at most {MAX_NAME} printable characters")
-    return n.strip()
-
-
 @dataclass
 class Settings:
     target: int = 151
@@ -60,13 +51,14 @@ class Settings:
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Settings:
+        # Names as stored may predate `names.clean_name` (a lone surrogate broke every lobby page).
+        names = [None if n is None else clean_stored_name(n) for n in d["names"]]
         return cls(
-            target=d["target"], seats=d["seats"], names=d["names"], substitute=d["substitute"],
+            target=d["target"], seats=d["seats"], names=names, substitute=d["substitute"],
             turn_timer=d["turn_timer"],
         )
 
 
 __all__ = [
-    "FINISHED", "HUMAN", "MAX_NAME", "MAX_TARGET", "PLAYING", "WAITING", "Settings", "clean_name", "default_bot",
-    "seat_kind",
+    "FINISHED", "HUMAN", "MAX_TARGET", "PLAYING", "WAITING", "Settings", "default_bot", "seat_kind",
 ]

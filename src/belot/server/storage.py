@@ -27,7 +27,7 @@ from sqlalchemy.engine import Engine
 from ..record import Move
 from .migrations import STEPS
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 log = logging.getLogger("belot.server")
 
 metadata = sa.MetaData()
@@ -44,6 +44,10 @@ tables_table = sa.Table(
     sa.Column("settings", sa.Text, nullable=False),  # JSON: target, seats, names, substitute, turn_timer
     sa.Column("status", sa.String(16), nullable=False),
     sa.Column("record", sa.Text, nullable=True),  # the finished match's record (belot-record/1)
+    # Listed in the lobby: not finished and a human seat free. Kept with every write that changes it,
+    # so a lobby page is one range of the index below, however many tables are stored.
+    sa.Column("open", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Index("belot_tables_lobby", "open", "created", "id"),
 )
 seats_table = sa.Table(
     "belot_seats", metadata,
@@ -181,12 +185,13 @@ class Storage:
     # -- writes -------------------------------------------------------------------------------
 
     def create_table(
-        self, table_id: str, seed: int, settings: dict[str, Any], status: str, first_deal: DealRow
+        self, table_id: str, seed: int, settings: dict[str, Any], status: str, first_deal: DealRow,
+        open: bool = False,
     ) -> float:
         created = time.time()
         with self.engine.begin() as c:
             c.execute(sa.insert(tables_table).values(
-                id=table_id, created=created, seed=seed, settings=json.dumps(settings), status=status,
+                id=table_id, created=created, seed=seed, settings=json.dumps(settings), status=status, open=open,
             ))
             c.execute(sa.insert(seats_table), [
                 {"table_id": table_id, "seat": s, "token_hash": None, "name": None} for s in range(4)
@@ -198,17 +203,24 @@ class Storage:
         return created
 
     def set_seat(
-        self, table_id: str, seat: int, token_hash: str | None, name: str | None, status: str | None = None
+        self, table_id: str, seat: int, token_hash: str | None, name: str | None, status: str | None = None,
+        open: bool | None = None,
     ) -> None:
-        """Give the seat to a token (join) or free it (``token_hash`` None); optionally set the status."""
+        """Give the seat to a token (join) or free it (``token_hash`` None); optionally set the status
+        and whether the lobby lists the table."""
         with self.engine.begin() as c:
             c.execute(
                 sa.update(seats_table)
                 .where(seats_table.c.table_id == table_id, seats_table.c.seat == seat)
                 .values(token_hash=token_hash, name=name)
             )
+            values: dict[str, Any] = {}
             if status is not None:
-                c.execute(sa.update(tables_table).where(tables_table.c.id == table_id).values(status=status))
+                values["status"] = status
+            if open is not None:
+                values["open"] = open
+            if values:
+                c.execute(sa.update(tables_table).where(tables_table.c.id == table_id).values(**values))
 
     def append_action(
         self,
@@ -242,18 +254,30 @@ class Storage:
                 values: dict[str, Any] = {}
                 if status is not None:
                     values["status"] = status
+                    if status == "finished":
+                        values["open"] = False
                 if record is not None:
                     values["record"] = record
                 c.execute(sa.update(tables_table).where(tables_table.c.id == table_id).values(**values))
 
     # -- reads --------------------------------------------------------------------------------
 
-    def unfinished_ids(self) -> list[str]:
+    def unfinished_ids(self, status: str | None = None) -> list[str]:
+        """The tables not finished (only those of ``status`` if given), oldest first."""
+        where = tables_table.c.status != "finished" if status is None else tables_table.c.status == status
         with self.engine.connect() as c:
-            rows = c.execute(
-                sa.select(tables_table.c.id).where(tables_table.c.status != "finished").order_by(tables_table.c.created)
-            )
+            rows = c.execute(sa.select(tables_table.c.id).where(where).order_by(tables_table.c.created))
             return [r[0] for r in rows]
+
+    def open_page(self, limit: int, before: tuple[float, str] | None = None) -> list[tuple[float, str]]:
+        """(created, id) of up to ``limit`` tables the lobby lists, newest first, older than ``before``."""
+        t = tables_table.c
+        q = sa.select(t.created, t.id).where(t.open == sa.true())
+        if before is not None:
+            q = q.where(sa.or_(t.created < before[0], sa.and_(t.created == before[0], t.id < before[1])))
+        q = q.order_by(t.created.desc(), t.id.desc()).limit(limit)
+        with self.engine.connect() as c:
+            return [(r[0], r[1]) for r in c.execute(q)]
 
     def recent_ids(self, limit: int = 100) -> list[str]:
         with self.engine.connect() as c:
@@ -296,6 +320,9 @@ def _sqlite_pragmas(dbapi_connection: Any, background_checkpoints: bool) -> None
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.execute("PRAGMA foreign_keys=ON")
+    # After a checkpoint the journal is cut back to this size: a burst of writes does not leave a
+    # journal of hundreds of megabytes behind (a flood of tables once grew it to 284 MB).
+    cur.execute("PRAGMA journal_size_limit=67108864")
     if background_checkpoints:
         cur.execute("PRAGMA wal_autocheckpoint=0")
     cur.close()

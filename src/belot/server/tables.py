@@ -22,9 +22,13 @@ from .. import record as belot_record
 from ..errors import RuleError
 from ..game import Match
 from ..record import action_of
+from . import limits
+from .botpool import Bots, InlineBots
 from .errors import TableError
 from .gamelog import GameLog, deal_row, new_match, replay_stored
+from .limits import Limits, Quota
 from .messages import Messages
+from .names import clean_stored_name
 from .protocol import ProtocolError, action_from_json
 from .requests import CreateTable
 from .seats import Connection, Seats
@@ -131,9 +135,9 @@ class Table:
         if text is None:
             return TableError("bad_json", "messages are JSON text, not binary").to_json(self.seq)
         try:
-            msg = json.loads(text)
-        except (json.JSONDecodeError, RecursionError):
-            return TableError("bad_json", "the message is not valid JSON").to_json(self.seq)
+            msg = limits.loads(text)
+        except TableError as e:
+            return e.to_json(self.seq)
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
             return TableError("bad_message", "a message is an object with a \"type\"").to_json(self.seq)
         kind = msg["type"]
@@ -214,7 +218,8 @@ class Table:
         seat = self.seats.choose(seat)
         token, token_hash = self.seats.new_token()
         new_status = PLAYING if self.status == WAITING and self.seats.all_taken_but(seat) else None
-        self.log.set_seat(seat, token_hash, name, new_status)
+        listed = any(st.is_human and st.token_hash is None for i, st in enumerate(self.seats) if i != seat)
+        self.log.set_seat(seat, token_hash, name, new_status, open=listed)
         st = self.seats[seat]
         st.token_hash, st.name, st.away = token_hash, name, False
         if new_status is not None:
@@ -229,7 +234,7 @@ class Table:
         if seat is None:
             raise TableError("bad_token", "this token holds no seat of this table", 403)
         st = self.seats[seat]
-        self.log.set_seat(seat, None, None)
+        self.log.set_seat(seat, None, None, open=self.status != FINISHED)
         st.token_hash, st.name, st.away = None, None, False
         self.turns.stop_grace(seat)
         gone = TableError("bad_token", "you left this seat").to_json(self.seq)
@@ -252,26 +257,61 @@ class Table:
 class Lobby:
     """Every table this server knows: creates them, restores them from storage, finds them."""
 
-    def __init__(self, storage: Storage, bot_delay: float = 0.5, grace: float = 60.0) -> None:
+    def __init__(self, storage: Storage, bot_delay: float = 0.5, grace: float = 60.0, bots: Bots | None = None,
+                 limits: Limits | None = None) -> None:
         self.storage = storage
         self.bot_delay = bot_delay
         self.grace = grace
+        self.bots: Bots = bots or InlineBots()
+        self.limits = limits or Limits()
+        self.quota = Quota(self.limits)
         self.tables: dict[str, Table] = {}
+        self._waiting_by: dict[str, set[str]] = {}  # client address -> tables it created, maybe waiting
 
-    def create(self, request: CreateTable) -> tuple[Table, int | None, str | None]:
+    def create(self, request: CreateTable, address: str = "") -> tuple[Table, int | None, str | None]:
+        """A new table as ``request`` asks, created by the client at ``address``; TableError (429)
+        over a limit of `limits.Limits`, and then nothing is stored."""
         settings = request.settings()
+        free = settings.seats.count(HUMAN) - (request.seat is not None)
+        if HUMAN not in settings.seats:
+            self._check_bot_tables()
+        elif free > 0:  # it will wait for players
+            self._check_waiting(address)
+        self.quota.create_table(address)
         seed = secrets.randbits(62)
         match = new_match(settings.target, seed)
         table_id = secrets.token_hex(5)
         status = PLAYING if HUMAN not in settings.seats else WAITING
-        created = self.storage.create_table(table_id, seed, settings.to_json(), status, deal_row(match, 0))
+        created = self.storage.create_table(table_id, seed, settings.to_json(), status, deal_row(match, 0),
+                                            open=HUMAN in settings.seats)
         table = Table(self, table_id, seed, settings, match, created, status)
         self.tables[table_id] = table
+        if free > 0:
+            self._waiting_by.setdefault(address, set()).add(table_id)
         seat, token = request.seat, None
         if seat is not None:
             seat, token = table.join(seat, request.name)
         table.schedule()
         return table, seat, token
+
+    def _check_bot_tables(self) -> None:
+        """Bots-only tables cost CPU with nobody watching: at most `Limits.bot_tables` play at once."""
+        playing = sum(1 for t in self.tables.values() if HUMAN not in t.settings.seats and t.status == PLAYING)
+        if playing >= self.limits.bot_tables:
+            raise TableError("too_many_bot_tables", f"{playing} tables of bots only are playing, the most this "
+                             "server runs at once; try again when one ends, or seat a person", 429)
+
+    def _check_waiting(self, address: str) -> None:
+        mine = self._waiting_by.get(address, set())
+        for table_id in list(mine):
+            t = self.tables.get(table_id)
+            if t is None or t.status != WAITING:
+                mine.discard(table_id)
+        if not mine:
+            self._waiting_by.pop(address, None)
+        elif len(mine) >= self.limits.waiting_per_address:
+            raise TableError("too_many_tables", f"your address has {len(mine)} tables waiting for players (at most "
+                             f"{self.limits.waiting_per_address}); play or leave one first", 429)
 
     def get(self, table_id: str) -> Table | None:
         table = self.tables.get(table_id)
@@ -284,9 +324,13 @@ class Lobby:
         return table
 
     def restore_all(self) -> int:
-        """Bring back every unfinished table from the database (on start); returns how many."""
+        """Bring back every table in play from the database (on start); returns how many.
+
+        Tables still waiting for players have nothing to run: `get` loads one when it is asked for,
+        so a start does not replay thousands of tables nobody sits at.
+        """
         n = 0
-        for table_id in self.storage.unfinished_ids():
+        for table_id in self.storage.unfinished_ids(PLAYING):
             if self.get(table_id) is not None:
                 n += 1
         for table in self.tables.values():
@@ -308,15 +352,17 @@ class Lobby:
         table.seq = len(stored.moves)
         for s, (token_hash, name) in stored.seats.items():
             table.seats[s].token_hash = token_hash
-            table.seats[s].name = name
+            table.seats[s].name = None if name is None else clean_stored_name(name)
         if stored.moves:
             seat, move, bot = stored.moves[-1]
             table.last_action = (seat, action_of(move), bot)
         return table
 
-    def open_tables(self) -> list[Table]:
-        out = [t for t in self.tables.values() if t.status != FINISHED and t.seats.has_free_human_seat()]
-        return sorted(out, key=lambda t: -t.created)
+    def open_page(self, limit: int, before: tuple[float, str] | None = None) -> tuple[list[Table], tuple[float, str] | None]:
+        """A page of the tables with a free human seat, newest first, and the cursor of the next page."""
+        rows = self.storage.open_page(limit, before)
+        found = [t for t in (self.get(table_id) for _created, table_id in rows) if t is not None]
+        return found, (rows[-1] if len(rows) == limit else None)
 
     def close(self) -> None:
         for t in self.tables.values():

@@ -77,19 +77,20 @@ class Turns:
         if t.seq != seq or t.status != PLAYING:
             return
         view = t.match.view(s)
-        bot = t.seats.bot_for(s)
+        name = t.seats.bot_name(s)
         try:
-            # In a worker thread, so that a slow bot does not hold up the other tables.
-            action = await asyncio.to_thread(bot.act, view)
+            # In a worker process (`botpool.BotPool`): a bot thinking never holds up the event loop.
+            # A person seated and connected here waits for it, so it goes before bot-only tables.
+            action, name = await t.lobby.bots.decide(name, view, urgent=t.seats.person_waiting(), label=f"table {t.id}")
         except Exception:  # a faulty bot must not stop the table: fall back to the first legal action
-            log.exception("table %s: bot %s failed on seat %d", t.id, bot.name, s)
+            log.exception("table %s: bot %s failed on seat %d", t.id, name, s)
             action = view.legal_actions[0]
         if t.seq != seq or t.status != PLAYING:
             return  # the state moved on while the bot thought
         try:
             t.commit(s, action, bot=True)
         except TableError as e:
-            log.error("table %s: bot %s chose an illegal action: %s", t.id, bot.name, e.message)
+            log.error("table %s: bot %s chose an illegal action: %s", t.id, name, e.message)
             t.commit(s, view.legal_actions[0], bot=True)
 
     # -- grace periods -----------------------------------------------------------------------------

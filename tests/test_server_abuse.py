@@ -1,0 +1,299 @@
+"""The server under a hostile client (issue 19): each attack that once took it down, as a test.
+
+Bad names, huge integers, deep nesting and huge bodies are refused with a 4xx naming what is wrong
+(never a 500, never a traceback in the log), nothing is stored on a refusal, and the lobby keeps
+answering; connections and tables per client address are limited (429 / close 4029); a database
+that already holds a bad name is served; the lobby is paged from an index.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # starlette's note about httpx versions
+    from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from belot.server.app import create_app
+from belot.server.botpool import BotPool
+from belot.server.errors import TableError
+from belot.server.limits import MAX_DEPTH, Limits, depth, loads
+
+
+def make_client(tmp_path: Path, **kwargs: Any) -> TestClient:
+    kwargs.setdefault("bot_delay", 0.0)
+    return TestClient(create_app(f"sqlite:///{tmp_path / 'belot.sqlite3'}", **kwargs))
+
+
+def db_rows(tmp_path: Path) -> dict[str, int]:
+    with sqlite3.connect(tmp_path / "belot.sqlite3") as c:
+        return {t: c.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
+                for t in ("belot_tables", "belot_seats", "belot_deals", "belot_moves")}
+
+
+@pytest.fixture
+def no_tracebacks(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """Bad input is the client's fault: the server logs no error and no traceback for it."""
+    with caplog.at_level(logging.WARNING, logger="belot.server"):
+        yield
+    bad = [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+    assert not bad, [r.getMessage() for r in bad]
+
+
+def error_of(r: Any, status: int, code: str) -> str:
+    assert r.status_code == status, r.text
+    err = r.json()["error"]
+    assert err["code"] == code, err
+    return str(err["message"])
+
+
+# -- 1. names -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("body, field", [
+    ('{"names": ["\\ud800", null, null, null]}', "names[0]"),
+    ('{"seat": 0, "name": "\\ud800"}', "name"),
+    ('{"seat": 0, "name": "a\\u202eb"}', "name"),
+    ('{"names": [null, null, "\\u0000x", null]}', "names[2]"),
+    ('{"seat": 0, "name": "' + "x" * 33 + '"}', "name"),
+])
+def test_a_bad_name_is_refused_naming_the_field_and_nothing_is_stored(
+        tmp_path: Path, body: str, field: str, no_tracebacks: None) -> None:
+    with make_client(tmp_path) as client:
+        before = db_rows(tmp_path)
+        message = error_of(client.post("/api/tables", content=body), 400, "bad_request")
+        assert message.startswith(f"{field}:"), message
+        assert db_rows(tmp_path) == before
+        assert client.get("/api/tables").status_code == 200
+
+
+def test_a_join_with_a_bad_name_is_refused_and_leaves_the_seat_free(tmp_path: Path, no_tracebacks: None) -> None:
+    with make_client(tmp_path) as client:
+        table_id = client.post("/api/tables", json={}).json()["table"]["id"]
+        before = db_rows(tmp_path)
+        r = client.post(f"/api/tables/{table_id}/join", content='{"seat": 0, "name": "\\udfff"}')
+        assert "lone surrogate" in error_of(r, 400, "bad_request")
+        assert db_rows(tmp_path) == before
+        assert client.get(f"/api/tables/{table_id}").json()["table"]["seats"][0]["taken"] is False
+        assert [t["id"] for t in client.get("/api/tables").json()["tables"]] == [table_id]
+
+
+def test_a_database_already_holding_a_bad_name_is_served(tmp_path: Path, no_tracebacks: None) -> None:
+    """A table stored before names were checked (its settings hold a lone surrogate) made every lobby
+    page a 500, also after a restart; now the name is shown cleaned."""
+    with make_client(tmp_path) as client:
+        table_id = client.post("/api/tables", json={"names": ["Ayşe", None, None, None]}).json()["table"]["id"]
+    with sqlite3.connect(tmp_path / "belot.sqlite3") as c:
+        (settings,) = c.execute("SELECT settings FROM belot_tables WHERE id = ?", (table_id,)).fetchone()
+        c.execute("UPDATE belot_tables SET settings = ? WHERE id = ?",
+                  (settings.replace("Ay\\u015fe", "\\ud800Ay\\u202e\\u015fe"), table_id))
+    with make_client(tmp_path) as client:
+        r = client.get("/api/tables")
+        assert r.status_code == 200, r.text
+        assert r.json()["tables"][0]["seats"][0]["name"] == "Ayşe"
+        assert client.get(f"/api/tables/{table_id}/state").status_code == 200
+
+
+# -- 6. numbers and nesting ---------------------------------------------------------------------
+
+HOSTILE_BODIES = [
+    ('{"target": 1' + "0" * 5000 + "}", "bad_number"),
+    ('{"seat": 1' + "0" * 4400 + "}", "bad_number"),
+    ('{"target": 1e999}', "bad_number"),
+    ('{"target": NaN}', "bad_number"),
+    ("[" * 60_000, "too_deep"),
+    ('{"names": ' + "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1) + "}", "too_deep"),
+    ('{"name": "\\ud800"' + ', "x": 1' * 3 + "}", "bad_request"),
+    ("\xff\xfe", "bad_request"),
+]
+
+
+@pytest.mark.parametrize("body, code", HOSTILE_BODIES)
+def test_huge_numbers_and_deep_nesting_are_refused_on_every_endpoint(
+        tmp_path: Path, body: str, code: str, no_tracebacks: None) -> None:
+    with make_client(tmp_path) as client:
+        table_id = client.post("/api/tables", json={}).json()["table"]["id"]
+        before = db_rows(tmp_path)
+        raw = body.encode("latin-1") if body == "\xff\xfe" else body.encode("utf-8", "surrogatepass")
+        for path in ("/api/tables", f"/api/tables/{table_id}/join", f"/api/tables/{table_id}/leave",
+                     f"/api/tables/{table_id}/action"):
+            r = client.post(path, content=raw)
+            assert r.status_code == 400, (path, r.text)
+            assert r.json()["error"]["code"] in (code, "bad_message"), (path, r.text)
+        assert db_rows(tmp_path) == before
+
+
+def test_huge_numbers_and_deep_nesting_over_the_websocket_are_error_messages(
+        tmp_path: Path, no_tracebacks: None) -> None:
+    """A 4,301-digit integer once closed the socket with the bad-token code and logged a traceback."""
+    with make_client(tmp_path) as client:
+        r = client.post("/api/tables", json={"seats": ["human", "bot", "bot", "bot"], "seat": 0})
+        table_id, token = r.json()["table"]["id"], r.json()["token"]
+        with client.websocket_connect(f"/api/tables/{table_id}/ws?token={token}") as ws:
+            assert ws.receive_json()["type"] == "state"
+            for text, code in [
+                ('{"type": "action", "action": {"call": "pass"}, "seq": 1' + "0" * 5000 + "}", "bad_number"),
+                ("[" * 60_000, "too_deep"),
+                ('{"type": "action", "action": {"call": "pass"}, "seq": -Infinity}', "bad_number"),
+                ("{", "bad_json"),
+            ]:
+                ws.send_text(text)
+                m = ws.receive_json()
+                while m["type"] != "error":
+                    m = ws.receive_json()
+                assert m["code"] == code, m
+            ws.send_json({"type": "ping"})  # the socket is still open and answering
+            m = ws.receive_json()
+            while m["type"] != "pong":
+                m = ws.receive_json()
+
+
+def test_depth_skips_strings_and_loads_bounds() -> None:
+    assert depth('{"a": "[[[[[[[[[[[[[[[[[[[[[[[["}') == 1
+    assert depth("[" * 40 + "]" * 40) == 40
+    assert loads('{"seq": 12345678901234567890}') == {"seq": 12345678901234567890}
+    with pytest.raises(TableError, match="at most 20 digits"):
+        loads('{"seq": 123456789012345678901}')
+
+
+# -- 5. bodies ----------------------------------------------------------------------------------
+
+def test_a_body_over_the_limit_is_refused_before_it_is_read(tmp_path: Path, no_tracebacks: None) -> None:
+    with make_client(tmp_path, limits=Limits(max_body=1000)) as client:
+        before = db_rows(tmp_path)
+        r = client.post("/api/tables", content=b"{" + b" " * 5000 + b"}")
+        assert "at most 1000 bytes" in error_of(r, 413, "too_large")
+        sent = []
+
+        def chunks() -> Iterator[bytes]:  # no Content-Length: the cap applies while it streams in
+            for _ in range(100):
+                sent.append(1)
+                yield b" " * 500
+
+        r = client.post("/api/tables", content=chunks())
+        error_of(r, 413, "too_large")
+        r = client.post("/api/tables", content=b"{}", headers={"content-length": "abc"})
+        assert r.status_code in (400, 413)
+        assert db_rows(tmp_path) == before
+        assert client.post("/api/tables", json={}).status_code == 201
+
+
+# -- 3. connections -----------------------------------------------------------------------------
+
+def test_websockets_per_address_are_limited_with_a_clear_close(tmp_path: Path, no_tracebacks: None) -> None:
+    with make_client(tmp_path, limits=Limits(ws_per_address=2)) as client:
+        table_id = client.post("/api/tables", json={}).json()["table"]["id"]
+        path = f"/api/tables/{table_id}/ws"
+        with client.websocket_connect(path) as a, client.websocket_connect(path) as b:
+            assert a.receive_json()["type"] == b.receive_json()["type"] == "state"
+            with client.websocket_connect(path) as c:
+                m = c.receive_json()
+                assert m["type"] == "error" and m["code"] == "too_many_connections", m
+                assert "limit of 2" in m["message"]
+                with pytest.raises(WebSocketDisconnect) as e:
+                    c.receive_json()
+                assert e.value.code == 4029 and "limit of 2" in e.value.reason
+            assert client.get("/api/health").status_code == 200
+        with client.websocket_connect(path) as d:  # closed sockets no longer count
+            assert d.receive_json()["type"] == "state"
+
+
+# -- 4. tables ----------------------------------------------------------------------------------
+
+def test_tables_per_minute_and_waiting_tables_per_address_are_limited(tmp_path: Path, no_tracebacks: None) -> None:
+    with make_client(tmp_path, limits=Limits(tables_per_minute=4, waiting_per_address=2)) as client:
+        assert client.post("/api/tables", json={}).status_code == 201
+        assert client.post("/api/tables", json={}).status_code == 201
+        before = db_rows(tmp_path)
+        assert "waiting for players" in error_of(client.post("/api/tables", json={}), 429, "too_many_tables")
+        assert db_rows(tmp_path) == before
+        # A table that starts at once (its one human seat taken) is not waiting: allowed, up to the rate.
+        for _ in range(2):
+            r = client.post("/api/tables", json={"seat": 0})
+            assert r.status_code == 201 and r.json()["table"]["status"] == "playing"
+        assert "in the last minute" in error_of(client.post("/api/tables", json={"seat": 0}), 429, "too_many_tables")
+        assert client.get("/api/tables").status_code == 200
+
+
+def test_bot_only_tables_are_capped_server_wide(tmp_path: Path, no_tracebacks: None) -> None:
+    with make_client(tmp_path, bot_delay=30.0, limits=Limits(bot_tables=2)) as client:
+        for _ in range(2):
+            assert client.post("/api/tables", json={"seats": ["bot:random"] * 4}).status_code == 201
+        before = db_rows(tmp_path)
+        r = client.post("/api/tables", json={"seats": ["bot:random"] * 4})
+        assert "bots only" in error_of(r, 429, "too_many_bot_tables")
+        assert db_rows(tmp_path) == before
+        assert client.post("/api/tables", json={}).status_code == 201  # a table for people still opens
+
+
+def test_the_lobby_is_paged_newest_first(tmp_path: Path) -> None:
+    with make_client(tmp_path) as client:
+        made = [client.post("/api/tables", json={}).json()["table"]["id"] for _ in range(7)]
+        full = client.post("/api/tables", json={"seat": 0}).json()["table"]["id"]  # no free seat: not listed
+        seen: list[str] = []
+        url: str | None = "/api/tables?limit=3"
+        pages = 0
+        while url is not None:
+            page = client.get(url).json()
+            seen += [t["id"] for t in page["tables"]]
+            pages += 1
+            url = None if page["next"] is None else f"/api/tables?limit=3&before={page['next']}"
+        assert seen == made[::-1] and full not in seen and pages == 3
+        for bad in ("/api/tables?limit=0", "/api/tables?limit=100000", "/api/tables?before=x",
+                    "/api/tables?before=nan:ab", "/api/tables?limit=1" + "0" * 5000):
+            r = client.get(bad)
+            assert r.status_code == 400, (bad, r.text)
+
+
+def test_waiting_tables_load_on_demand_after_a_restart(tmp_path: Path) -> None:
+    with make_client(tmp_path) as client:
+        waiting = client.post("/api/tables", json={"seats": ["human", "human", "bot", "bot"], "seat": 0}).json()
+        table_id, token = waiting["table"]["id"], waiting["token"]
+    app = create_app(f"sqlite:///{tmp_path / 'belot.sqlite3'}", bot_delay=0.0)
+    with TestClient(app) as client:
+        assert table_id not in app.state.lobby.tables  # not replayed at start: nothing runs at it
+        assert [t["id"] for t in client.get("/api/tables").json()["tables"]] == [table_id]
+        r = client.post(f"/api/tables/{table_id}/join", json={"seat": 1, "name": "Bob"})
+        assert r.status_code == 200 and r.json()["table"]["status"] == "playing"
+        assert client.get(f"/api/tables/{table_id}/state", params={"token": token}).status_code == 200
+        assert client.get("/api/tables").json()["tables"] == []
+
+
+def test_a_schema_2_database_lists_its_open_tables_after_migrating(tmp_path: Path) -> None:
+    with make_client(tmp_path) as client:
+        open_id = client.post("/api/tables", json={}).json()["table"]["id"]
+        client.post("/api/tables", json={"seat": 0})
+    with sqlite3.connect(tmp_path / "belot.sqlite3") as c:  # back to schema 2: no column, no index
+        c.execute("DROP INDEX belot_tables_lobby")
+        c.execute("ALTER TABLE belot_tables DROP COLUMN open")
+        c.execute("UPDATE belot_meta SET value = '2' WHERE key = 'schema_version'")
+    with make_client(tmp_path) as client:
+        assert [t["id"] for t in client.get("/api/tables").json()["tables"]] == [open_id]
+    with sqlite3.connect(tmp_path / "belot.sqlite3") as c:
+        plan = " ".join(str(r) for r in c.execute(
+            "EXPLAIN QUERY PLAN SELECT created, id FROM belot_tables WHERE open = 1 ORDER BY created DESC LIMIT 50"))
+        assert "belot_tables_lobby" in plan and c.execute("SELECT value FROM belot_meta").fetchone()[0] == "3"
+
+
+# -- 2. bots ------------------------------------------------------------------------------------
+
+def test_bots_decide_in_worker_processes(tmp_path: Path) -> None:
+    """With a `BotPool` (as `belot serve` runs) a bot table plays its moves from worker processes."""
+    pool = BotPool(workers=1, budget=30.0, warm=False)
+    with make_client(tmp_path, bots=pool) as client:
+        table_id = client.post("/api/tables", json={"seats": ["bot:random"] * 4, "target": 1}).json()["table"]["id"]
+        with client.websocket_connect(f"/api/tables/{table_id}/ws") as ws:
+            m = ws.receive_json()
+            while m["seq"] < 12:
+                m = ws.receive_json()
+            assert m["last_action"]["bot"] is True
+        assert pool._executor is not None and pool._executor._processes
+    assert json.loads(json.dumps(m))["seq"] >= 12
