@@ -75,6 +75,15 @@ def _announce(d: Deal) -> None:
         d.apply(a)
 
 
+def _assert_exact_scores(d, view, cards) -> None:
+    """With the true hidden cards as the only world, pimc's score of each card is the engine's deal
+    score after perfect play from that card on."""
+    truth = World(tuple(d.hands), tuple(tuple(x) if s != view.seat else () for s, x in enumerate(d.declared)))
+    bot = PimcBot(1)
+    scores, _ = bot.card_scores(view, cards, world=truth)
+    assert scores == {c: _perfect_playout_score(d, c, view.seat & 1, bot) for c in cards}
+
+
 def _perfect_playout_score(d: Deal, card: int, team: int, bot: PimcBot) -> int:
     """Play ``card``, then perfect play by both teams to the end (each card chosen by the open-card
     values of the solver), declarations and belote announced; the engine's deal score for ``team``."""
@@ -104,11 +113,7 @@ def test_card_scores_are_exact_deal_scores_in_the_true_world(seed: int) -> None:
         cards = [a for a in view.legal_actions if a < BELOTE_BASE]
         if len(cards) < 2:
             continue
-        truth = World(tuple(d.hands), tuple(tuple(x) if s != view.seat else () for s, x in enumerate(d.declared)))
-        bot = PimcBot(1)
-        scores, _ = bot.card_scores(view, cards, world=truth)
-        team = view.seat & 1
-        assert scores == {c: _perfect_playout_score(d, c, team, bot) for c in cards}
+        _assert_exact_scores(d, view, cards)
         checked += 1
         first_trick += not view.tricks
     assert checked >= 12 and first_trick >= 1
@@ -157,11 +162,7 @@ def test_card_scores_are_exact_deal_scores_in_the_true_world_under_options(optio
             # Known, and not of the options: pimc counts every K+Q still held as a belote to come,
             # but in AT one thrown on another suit gives none (R7.7); perfect play may do that.
             continue
-        truth = World(tuple(d.hands), tuple(tuple(x) if s != view.seat else () for s, x in enumerate(d.declared)))
-        bot = PimcBot(1)
-        scores, _ = bot.card_scores(view, cards, world=truth)
-        team = view.seat & 1
-        assert scores == {c: _perfect_playout_score(d, c, team, bot) for c in cards}
+        _assert_exact_scores(d, view, cards)
         checked += 1
         doubled += view.multiplier > 1
     assert checked >= 8 and doubled >= 3

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
-from .cards import FULL_DECK, NINE, belote_partner
+from .cards import FULL_DECK, NINE, belote_partner, mask_of
 from .contracts import CARRE_FIRST, DEFAULT_RULES, EIGHT_SPLIT, TABLES, Rules
 from .declarations import DECLARATIONS, KINDS, Declaration, declarable
 from .game import SeatView
@@ -128,9 +128,7 @@ class Facts(NamedTuple):
 def facts(view: SeatView) -> Facts:
     """The facts of ``view``.  During the auction only the cards are counted (no card is played)."""
     me = view.seat
-    own = 0
-    for c in view.hand:
-        own |= 1 << c
+    own = mask_of(view.hand)
     announced = view.announced
     if view.phase == "auction" or view.contract < 0:
         sizes = [8, 8, 8, 8]

@@ -18,7 +18,7 @@ millisecond); the bot is deterministic (the seed is accepted for the common inte
 from __future__ import annotations
 
 from ..auction import BID_BASE, KONTRA, PASS, REKONTRA
-from ..cards import ACE, JACK, KING, NINE, QUEEN, SUIT_MASKS, TEN, cards_of
+from ..cards import ACE, JACK, KING, NINE, QUEEN, SUIT_MASKS, TEN, cards_of, mask_of
 from ..contracts import AT, DEFAULT_RULES, NT, TABLES, ContractTable, Rules, is_suit_contract
 from ..declarations import DECLARATIONS, best_declarations
 from ..game import AUCTION, BELOTE_BASE, CALL_BASE, SeatView
@@ -153,9 +153,7 @@ def defence_strength(hand: int, contract: int) -> float:
 
 def choose_call(view: SeatView) -> int:
     legal = view.legal_actions
-    hand = 0
-    for c in view.hand:
-        hand |= 1 << c
+    hand = mask_of(view.hand)
     me = view.seat
     margins = contract_margins(hand, Rules(view.options) if view.options else DEFAULT_RULES)
     current = view.contract
