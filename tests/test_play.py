@@ -177,3 +177,19 @@ def test_r5_legal_cards_match_a_literal_reading_on_random_positions():
         assert got == _reference_legal(hand, contract, trick, seat), (contract, trick, hand)
         assert got  # never empty while the hand has cards
         assert got <= set(hand)
+
+
+def test_r5_6_beaten_by_is_the_rule_read_literally():
+    """R5.6: a card takes the trick from the winning one when it is a stronger card of the same suit,
+    or a trump on a card of another suit; `ContractTable.beaten_by` (which the engine and
+    `play.beats` use) says exactly that, for every contract and pair of cards."""
+    from belot.contracts import TABLES
+    from belot.play import beats
+
+    for t in TABLES:
+        for w in range(32):
+            for c in range(32):
+                if c == w:
+                    continue
+                literal = t.strength[c] > t.strength[w] if (c ^ w) < 8 else bool(t.trump_mask >> c & 1)
+                assert beats(t, c, w) == literal, (t.contract, c, w)

@@ -37,6 +37,7 @@ class ContractTable:
     above: tuple[int, ...]  # mask of the cards of the same suit that beat this one
     trump_suit: int  # -1 in NT and AT
     trump_mask: int  # cards that beat every card of another suit (R5.6); 0 in NT and AT
+    beaten_by: tuple[int, ...]  # R5.6: mask of the cards that take the trick from this one
     total: int  # card points + last trick, doubled in NT (R6.4)
     multiplier: int  # 2 in NT (R6.3), else 1
 
@@ -54,6 +55,9 @@ def _table(contract: int) -> ContractTable:
         for c in range(NUM_CARDS)
     )
     trump_suit = contract if is_suit_contract(contract) else -1
+    trump_mask = SUIT_MASKS[trump_suit] if trump_suit >= 0 else 0
+    # R5.6: a higher card of its suit, or (a card that is not a trump) any trump
+    beaten_by = tuple(above[c] | (0 if trump_mask >> c & 1 else trump_mask) for c in range(NUM_CARDS))
     mult = 2 if contract == NT else 1
     return ContractTable(
         contract=contract,
@@ -61,7 +65,8 @@ def _table(contract: int) -> ContractTable:
         strength=tuple(strength),
         above=above,
         trump_suit=trump_suit,
-        trump_mask=SUIT_MASKS[trump_suit] if trump_suit >= 0 else 0,
+        trump_mask=trump_mask,
+        beaten_by=beaten_by,
         total=(sum(points) + LAST_TRICK_BONUS) * mult,
         multiplier=mult,
     )

@@ -442,12 +442,7 @@ class Deal:
             self.to_move = (seat + 1) & 3
             return
         t = self.table
-        w = self.win_card
-        if (card ^ w) < 8:  # same suit: the stronger card wins (R5.6)
-            if t.strength[card] > t.strength[w]:
-                self.win_card = card
-                self.win_seat = seat
-        elif (t.trump_mask >> card) & 1:  # a trump on another suit (R5.6)
+        if t.beaten_by[self.win_card] >> card & 1:  # R5.6, as play.beats
             self.win_card = card
             self.win_seat = seat
         if n < 4:

@@ -41,10 +41,8 @@ def legal_cards(hand: int, t: ContractTable, led: int, win_card: int, partner_wi
 
 
 def beats(t: ContractTable, card: int, winning: int) -> bool:
-    """Whether ``card`` takes the trick from ``winning`` (R5.6)."""
-    if (card ^ winning) < 8:  # same suit
-        return t.strength[card] > t.strength[winning]
-    return bool((t.trump_mask >> card) & 1)
+    """Whether ``card`` takes the trick from ``winning`` (R5.6, the table's ``beaten_by``)."""
+    return bool(t.beaten_by[winning] >> card & 1)
 
 
 def explain_illegal(
