@@ -9,6 +9,8 @@ action numbering, say), so an old database migrates the same way forever.
   restart re-shuffled from the table's seed.  From 2 the log holds each action in the record
   notation of belot-record/1 (``"JH"``, ``"pass"``, ``{"card": "QH", "belote": true}``,
   ``{"declare": ["7C", "8C", "9C"]}``) in ``belot_moves``, and a restart deals the stored hands.
+* 2 -> 3: ``belot_analyses`` holds the analysis of a finished game (status, progress, the
+  belot-analysis/1 document), one row a table; older databases simply have none yet.
 """
 
 from __future__ import annotations
@@ -78,7 +80,20 @@ def _to_2(c: sa.Connection) -> None:
     old.drop(c)
 
 
-STEPS: dict[int, Callable[[sa.Connection], None]] = {2: _to_2}
+# -- 2 -> 3 --------------------------------------------------------------------------------------
+
+
+def _to_3(c: sa.Connection) -> None:
+    # `Storage.migrate` creates missing tables before the steps run; this keeps the step whole on its own.
+    sa.Table(
+        "belot_analyses", sa.MetaData(),
+        sa.Column("table_id", sa.String(32), primary_key=True), sa.Column("status", sa.String(16), nullable=False),
+        sa.Column("done", sa.Integer, nullable=False), sa.Column("total", sa.Integer, nullable=False),
+        sa.Column("result", sa.Text, nullable=True), sa.Column("updated", sa.Float, nullable=False),
+    ).create(c, checkfirst=True)
+
+
+STEPS: dict[int, Callable[[sa.Connection], None]] = {2: _to_2, 3: _to_3}
 """The step that makes each version from the one before it."""
 
 __all__ = ["STEPS", "v1_move"]
