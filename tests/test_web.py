@@ -959,7 +959,7 @@ def test_the_analysis_of_a_finished_game_in_the_replay(browser: Browser, server:
 
     for width, height in ((360, 740), (1280, 800)):
         page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(100)
+        page.wait_for_timeout(400)  # the chart is drawn again for the new width
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), width
         out = page.locator("#analysis, #analysis *").evaluate_all("""els => els.filter(e => {
             const r = e.getBoundingClientRect();

@@ -79,7 +79,8 @@ function series(decisions, team) {
 
 /** The chart: one point a decision (coloured by class), the best option's figure where it differs. */
 export function chartSvg(decisions, team, current) {
-  const W = 600, H = 200, L = 34, R = 8, T = 10, B = 20;
+  // drawn at about its size on screen (a phone's chart is narrower, not squeezed): round points, legible text
+  const W = Math.round(Math.min(600, Math.max(280, window.innerWidth - 48))), H = 200, L = 34, R = 8, T = 10, B = 20;
   const pts = series(decisions, team);
   const ys = pts.flatMap((p) => [p.y, p.yb]).concat([0]);
   let lo = Math.min(...ys), hi = Math.max(...ys);
@@ -95,7 +96,7 @@ export function chartSvg(decisions, team, current) {
     return `<circle class="pt ${d.class}${i === current ? " current" : ""}" data-i="${i}" cx="${x(i).toFixed(1)}" cy="${y(p.y).toFixed(1)}" r="${i === current ? 6 : 4}">
       <title>${esc(t("web.analysis.point", { i: i + 1, loss: fmt(d.expected_loss), cls: t("web.analysis.class." + d.class) }))}</title></circle>`;
   }).join("");
-  return `<svg id="analysis-chart" viewBox="0 0 ${W} ${H}" preserveAspectRatio="none" role="img"
+  return `<svg id="analysis-chart" viewBox="0 0 ${W} ${H}" role="img"
       aria-label="${esc(t("web.analysis.chart", { n: team + 1 }))}">
     <line class="zero" x1="${L}" x2="${W - R}" y1="${y(0).toFixed(1)}" y2="${y(0).toFixed(1)}"/>
     <text x="2" y="${(y(hi) + 4).toFixed(1)}">${esc(fmt(hi))}</text><text x="2" y="${(y(0) + 4).toFixed(1)}">0</text>

@@ -173,6 +173,10 @@ export function showReplay(main, tableId) {
     if (map[ev.key]) { ev.preventDefault(); go(map[ev.key]); }
   }
   document.addEventListener("keydown", onKey);
+  // the analysis chart is drawn for the page's width (analysis.js): again when that changes
+  let resizing = null;
+  const onResize = () => { clearTimeout(resizing); resizing = setTimeout(() => { if (analysisOn && data && !data.error) render(); }, 150); };
+  window.addEventListener("resize", onResize);
 
   (async () => {
     render();
@@ -186,5 +190,5 @@ export function showReplay(main, tableId) {
     render();
   })();
 
-  return { render, close() { alive = false; if (unfollow) unfollow(); document.removeEventListener("keydown", onKey); } };
+  return { render, close() { alive = false; if (unfollow) unfollow(); document.removeEventListener("keydown", onKey); window.removeEventListener("resize", onResize); } };
 }
