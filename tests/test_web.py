@@ -978,3 +978,22 @@ def test_the_analysis_of_an_unfinished_game_is_refused(server: Server) -> None:
     with pytest.raises(urllib.error.HTTPError) as e:
         server.get(f"/api/tables/{tid}/analysis")
     assert e.value.code == 409 and json.load(e.value)["error"]["code"] == "not_finished"
+
+
+def test_the_page_starts_the_analysis_and_shows_its_progress(browser: Browser, server: Server) -> None:
+    """Issue 22 for real: nothing stored yet, the page asks for the analysis, shows the progress while
+    the server's worker computes it (8 worlds a decision), then the chart of the stored result."""
+    tid = finished_bot_game(server)
+    page = new_page(browser, width=360, height=740)
+    page.goto(f"{server.url}/replay/{tid}")
+    page.wait_for_selector(".replay .open-hand")
+    assert page.locator("#analysis").count() == 0
+    page.click("#analysis-toggle")
+    page.wait_for_selector("#analysis-progress, #analysis-chart")
+    page.wait_for_selector("#analysis-chart", timeout=180_000)
+    job = server.get(f"/api/tables/{tid}/analysis")
+    assert job["status"] == "done" and job["progress"]["done"] == job["progress"]["total"]
+    first = next(d for d in job["result"]["deals"] if d["deal"] == 0)
+    assert page.locator("#analysis-chart .pt").count() == len(first["decisions"])
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.context.close()

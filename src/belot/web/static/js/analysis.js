@@ -121,7 +121,7 @@ export function panelHtml(job, deal, doc, { team, current, label }) {
   if (job.status === "queued" || job.status === "running") {
     const p = job.progress || { done: 0, total: 0 };
     const pct = p.total ? Math.round((100 * p.done) / p.total) : 0;
-    return `<section class="analysis" id="analysis"><p id="analysis-progress">${esc(t(job.status === "queued" ? "web.analysis.queued" : "web.analysis.running", { done: p.done, total: p.total }))}</p>
+    return `<section class="analysis" id="analysis"><p id="analysis-progress">${esc(job.status === "queued" ? t("web.analysis.queued") : t("web.analysis.running", { done: p.done, total: p.total }))}</p>
       <progress max="100" value="${pct}" aria-label="${esc(t("web.analysis.title"))}"></progress></section>`;
   }
   if (job.status !== "done") {
