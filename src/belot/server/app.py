@@ -291,7 +291,7 @@ async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
                     await websocket.close(4001)
                 return
             await websocket.send_text(text)
-    except Exception:  # noqa: BLE001  (the client went away; the receive side notices and cleans up)
+    except Exception:  # the client went away; the receive side notices and cleans up
         return
 
 
