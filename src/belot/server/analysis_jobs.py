@@ -163,16 +163,22 @@ class AnalysisJobs:
 
     def _shutdown(self) -> None:
         if self._executor is not None:
+            # A deal's analysis takes seconds: stop the worker rather than wait for it (a restart
+            # starts that game again).  `_processes` is the executor's own map of its workers.
+            workers = list((getattr(self._executor, "_processes", None) or {}).values())
             self._executor.shutdown(wait=False, cancel_futures=True)
+            for p in workers:
+                p.terminate()
 
     async def _analyse(self, table_id: str) -> None:
         loop = asyncio.get_running_loop()
+        self._set(table_id, status=RUNNING, done=0, total=0)
         doc = self.record_of(table_id)
         record = json.dumps(doc)
         counts = await loop.run_in_executor(self._pool(), plan, record)
         deals = counts[0::2]
         total = sum(counts[1::2])
-        self._set(table_id, status=RUNNING, done=0, total=total)
+        self._set(table_id, total=total)
         done = 0
         out = []
         for index in deals:
