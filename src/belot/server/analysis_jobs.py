@@ -2,9 +2,10 @@
 
 A finished game's analysis (`belot.analysis`, docs/analysis.md) is computed once and stored in
 ``belot_analyses`` (status, progress in decisions, the belot-analysis/1 document).  The work runs in
-a separate worker process, never on the event loop, one game at a time and one deal a job: whatever
-is asked, at most one core analyses, and the others queue (`AnalysisJobs.start` is idempotent).  A
-restart requeues what was queued or running.  Only finished games are analysed: the analysis sees
+a separate worker process, never on the event loop, one game at a time and one deal a job (the
+worker counts each decision done on a queue: the progress).  Whatever is asked, at most one core
+analyses, and the others queue (`AnalysisJobs.start` is idempotent).  A restart requeues what was
+queued or running.  Only finished games are analysed: the analysis sees
 every hand, so a running game's must not exist.
 """
 
@@ -15,6 +16,7 @@ import contextlib
 import json
 import logging
 import multiprocessing
+import queue
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -32,6 +34,7 @@ log = logging.getLogger("belot.server")
 
 QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
 SEED = 0  # the figures are those of `belot analyze --seed 0`
+PROGRESS_EVERY = 0.5  # seconds between two progress writes while a deal is analysed
 
 
 # -- the worker's side (each runs in the worker process) ------------------------------------------
@@ -46,10 +49,24 @@ def plan(record: str) -> list[int]:
     return out
 
 
+_progress: Any = None  # the worker's end of the queue that counts decisions done
+
+
+def _init_worker(progress: Any) -> None:
+    global _progress
+    _progress = progress
+
+
+def _step() -> None:
+    if _progress is not None:
+        _progress.put(1)
+
+
 def analyse_one(record: str, index: int, play_worlds: int, call_worlds: int) -> DealAnalysis:
-    """Deal ``index`` of the record analysed (its figures do not depend on the other deals)."""
+    """Deal ``index`` of the record analysed (its figures do not depend on the other deals); each
+    decision done is counted on the progress queue."""
     match = replay(json.loads(record))
-    return analyze_deal(Analyst(SEED, play_worlds, call_worlds), match.deals[index], index)
+    return analyze_deal(Analyst(SEED, play_worlds, call_worlds), match.deals[index], index, step=_step)
 
 
 # -- the server's side ----------------------------------------------------------------------------
@@ -88,6 +105,7 @@ class AnalysisJobs:
         self._queue: asyncio.Queue[str] | None = None
         self._runner: asyncio.Task[None] | None = None
         self._executor: ProcessPoolExecutor | None = None
+        self._progress: Any = None  # multiprocessing queue: one item a decision the worker finished
         self.computed = 0  # analyses computed by this process (the tests' proof that a stored one is reused)
 
     # -- rows -------------------------------------------------------------------------------------
@@ -144,7 +162,10 @@ class AnalysisJobs:
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
             # one worker: one core at most, whatever is asked.  forkserver: the server has threads.
-            self._executor = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("forkserver"))
+            ctx = multiprocessing.get_context("forkserver")
+            self._progress = ctx.Queue()
+            self._executor = ProcessPoolExecutor(1, mp_context=ctx, initializer=_init_worker,
+                                                 initargs=(self._progress,))
         return self._executor
 
     async def _run(self) -> None:
@@ -158,8 +179,17 @@ class AnalysisJobs:
             except Exception as e:  # one bad game must not stop the queue
                 log.exception("the analysis of table %s failed", table_id)
                 if isinstance(e, BrokenProcessPool):
-                    self._executor = None
+                    self._shutdown()
                 self._set(table_id, status=FAILED, result=f"{type(e).__name__}: {e}")
+
+    def _drain(self) -> int:
+        """How many decisions the worker reported since the last look."""
+        n = 0
+        with contextlib.suppress(queue.Empty, OSError, ValueError):
+            while self._progress is not None:
+                self._progress.get_nowait()
+                n += 1
+        return n
 
     def _shutdown(self) -> None:
         if self._executor is not None:
@@ -169,6 +199,11 @@ class AnalysisJobs:
             self._executor.shutdown(wait=False, cancel_futures=True)
             for p in workers:
                 p.terminate()
+        self._executor = None
+        if self._progress is not None:
+            self._progress.close()
+            self._progress.join_thread()
+            self._progress = None
 
     async def _analyse(self, table_id: str) -> None:
         loop = asyncio.get_running_loop()
@@ -182,8 +217,19 @@ class AnalysisJobs:
         done = 0
         out = []
         for index in deals:
-            d = await loop.run_in_executor(self._pool(), analyse_one, record, index, self.play_worlds,
-                                           self.call_worlds)
+            fut = asyncio.wrap_future(self._pool().submit(analyse_one, record, index, self.play_worlds,
+                                                          self.call_worlds))
+            live = done
+            while True:
+                try:
+                    d = await asyncio.wait_for(asyncio.shield(fut), PROGRESS_EVERY)
+                    break
+                except TimeoutError:
+                    n = self._drain()
+                    if n:
+                        live = min(live + n, total)
+                        self._set(table_id, done=live)
+            self._drain()
             out.append(d)
             done += len(d.decisions)
             self._set(table_id, done=done)
@@ -202,7 +248,6 @@ class AnalysisJobs:
             self._runner = None
         self._queue = None
         self._shutdown()
-        self._executor = None
 
 
 __all__ = ["DONE", "FAILED", "QUEUED", "RUNNING", "AnalysisJobs", "Job", "analyse_one", "plan"]
