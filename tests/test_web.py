@@ -887,3 +887,113 @@ def test_a_deal_scored_whole_fits_the_replay_summary_on_a_phone(browser: Browser
         page.context.close()
     finally:
         table.close()
+
+
+# -- issue 22: the analysis of a finished game --------------------------------------------------
+
+
+def finished_bot_game(server: Server, target: int = 1) -> str:
+    """A bot-only match to ``target``: over after its first deal with a contract (for target 1)."""
+    tid = post(server, "/api/tables", {"seats": ["bot:random"] * 4, "target": target})["table"]["id"]
+    deadline = time.monotonic() + 30
+    while server.get(f"/api/tables/{tid}")["table"]["status"] != "finished":
+        assert time.monotonic() < deadline, "the bots did not finish"
+        time.sleep(0.1)
+    return tid
+
+
+def inject_analysis(server: Server, tid: str) -> dict[str, Any]:
+    """The game's analysis (one world a decision: quick), stored as the server would store it."""
+    import sqlite3
+
+    from belot.analysis import Analyst, analyze_match
+    from belot.record import replay
+
+    record = server.get(f"/api/tables/{tid}/record")
+    doc = analyze_match(replay(record), record["players"], analyst=Analyst(0, 1, 1)).to_json()
+    total = sum(len(d["decisions"]) for d in doc["deals"])
+    with sqlite3.connect(server.db) as con:
+        con.execute("insert into belot_analyses values (?, 'done', ?, ?, ?, ?)",
+                    (tid, total, total, json.dumps(doc), time.time()))
+    return doc
+
+
+def test_the_analysis_of_a_finished_game_in_the_replay(browser: Browser, server: Server) -> None:
+    """Issue 22: the lobby's finished game opens the replay in analysis mode: a chart with one point a
+    decision of the deal, the best card marked in the hand and in the list, each player's figures;
+    nothing of the panel is cut off at 360 or 1280 px."""
+    tid = finished_bot_game(server)
+    doc = inject_analysis(server, tid)
+    deal = doc["deals"][0]
+    assert deal["deal"] == 0
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    page.click(f"#finished-tables li[data-table='{tid}'] a.analysis-link")
+    page.wait_for_selector("#analysis-chart")
+    assert page.url.endswith(f"/replay/{tid}?analysis")
+    assert page.locator("#analysis-chart .pt").count() == len(deal["decisions"])
+    assert page.locator("#analysis-decisions .decision").count() == len(deal["decisions"])
+    classes = page.locator("#analysis-chart .pt").evaluate_all("els => els.map(e => e.classList[1])")
+    assert classes == [d["class"] for d in deal["decisions"]]
+
+    # the first card decision: the replay goes to it, its best card(s) marked in the player's hand
+    i, first = next((i, d) for i, d in enumerate(deal["decisions"]) if d["kind"] == "card")
+    best = {o["action"] for o in first["options"] if o["expected"] >= first["options"][0]["expected"] - 1e-6}
+    page.click(f"#analysis-decisions .decision[data-i='{i}']")
+    page.wait_for_selector(f"#analysis-chart .pt.current[data-i='{i}']")
+    marked = page.locator(f".replay .seat[data-seat='{first['seat']}'] .card-slot.best-card")
+    assert set(marked.evaluate_all("els => els.map(e => e.dataset.card)")) == best
+    assert page.locator(".replay .card-slot.best-card").count() == len(best)
+    listed = page.locator(f"#analysis-decisions .decision[data-i='{i}'] .best-option")
+    assert set(listed.evaluate_all("els => els.map(e => e.dataset.option)")) == best
+
+    # each player's summary of the deal: accuracy and class counts as the document says
+    for s in deal["summary"]:
+        box = page.locator(f"#analysis-deal-summary .player[data-seat='{s['seat']}']")
+        acc = box.locator(".accuracy").inner_text()
+        assert acc == ("–" if s["accuracy"] is None else f"{round(s['accuracy'], 1):g}%"), (acc, s)
+        for c, n in s["classes"].items():
+            assert box.locator(f".cls[data-class='{c}']").inner_text().endswith(f": {n}")
+    assert page.locator("#analysis-game-summary .player").count() == 4
+    assert page.errors == []  # type: ignore[attr-defined]
+
+    for width, height in ((360, 740), (1280, 800)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(400)  # the chart is drawn again for the new width
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), width
+        out = page.locator("#analysis, #analysis *").evaluate_all("""els => els.filter(e => {
+            const r = e.getBoundingClientRect();
+            if (!r.width && !r.height) return false;
+            return r.left < -0.5 || r.right > window.innerWidth + 0.5 || e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible';
+        }).map(e => e.tagName + '.' + (e.className.baseVal ?? e.className))""")
+        assert out == [], (width, out)
+        if os.environ.get("BELOT_WRITE_SCREENSHOTS") == "1" or os.environ.get("BELOT_ANALYSIS_SHOTS"):
+            folder = Path(os.environ.get("BELOT_ANALYSIS_SHOTS") or SCREENSHOTS)
+            page.locator("#analysis").screenshot(path=str(folder / f"analysis-{width}.png"))
+    page.context.close()
+
+
+def test_the_analysis_of_an_unfinished_game_is_refused(server: Server) -> None:
+    tid = post(server, "/api/tables", {"seats": ["human", "bot:random", "bot:random", "bot:random"]})["table"]["id"]
+    with pytest.raises(urllib.error.HTTPError) as e:
+        server.get(f"/api/tables/{tid}/analysis")
+    assert e.value.code == 409 and json.load(e.value)["error"]["code"] == "not_finished"
+
+
+def test_the_page_starts_the_analysis_and_shows_its_progress(browser: Browser, server: Server) -> None:
+    """Issue 22 for real: nothing stored yet, the page asks for the analysis, shows the progress while
+    the server's worker computes it (8 worlds a decision), then the chart of the stored result."""
+    tid = finished_bot_game(server)
+    page = new_page(browser, width=360, height=740)
+    page.goto(f"{server.url}/replay/{tid}")
+    page.wait_for_selector(".replay .open-hand")
+    assert page.locator("#analysis").count() == 0
+    page.click("#analysis-toggle")
+    page.wait_for_selector("#analysis-progress, #analysis-chart")
+    page.wait_for_selector("#analysis-chart", timeout=180_000)
+    job = server.get(f"/api/tables/{tid}/analysis")
+    assert job["status"] == "done" and job["progress"]["done"] == job["progress"]["total"]
+    first = next(d for d in job["result"]["deals"] if d["deal"] == 0)
+    assert page.locator("#analysis-chart .pt").count() == len(first["decisions"])
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.context.close()

@@ -30,6 +30,7 @@ BUILT = {
     "suit.": list("CDHS"),
     "web.lang.": list(LANGUAGES),
     "web.bot.": ["random", "heuristic", "pimc", "solver"],
+    "web.analysis.class.": ["best", "inaccuracy", "mistake", "blunder"],
 }
 
 

@@ -30,13 +30,14 @@ from ..errors import RecordError
 from ..record import results
 from ..visibility import replay_steps
 from . import limits as limits_mod
+from .analysis_jobs import AnalysisJobs
 from .botpool import Bots
 from .errors import TableError
 from .limits import Limits
 from .protocol import rounding_to_json
 from .requests import ActionRequest, Body, CreateTable, JoinSeat, LeaveSeat, parse
 from .seats import Connection
-from .settings import default_bot
+from .settings import FINISHED, default_bot
 from .storage import Storage
 from .tables import Lobby, Table
 
@@ -50,20 +51,23 @@ The API is up: <a href="/api/tables">/api/tables</a>; see docs/protocol.md.</p><
 
 def create_app(
     storage: Storage | str, *, bot_delay: float = 0.5, grace: float = 60.0, static_dir: Path | None = None,
-    limits: Limits | None = None, bots: Bots | None = None,
+    limits: Limits | None = None, bots: Bots | None = None, analysis_worlds: tuple[int, int] | None = None,
 ) -> FastAPI:
     """The app over ``storage`` (a `Storage` or a SQLAlchemy URL); unfinished tables restore on start.
 
     ``limits``: what one client may ask (`limits.Limits`; its defaults suit a public server).
     ``bots``: who decides the bots' actions: a `botpool.BotPool` of worker processes (what
     ``belot serve`` uses), or by default `botpool.InlineBots` (threads of this process; tests).
-    The app closes the storage and the bots when it shuts down.
+    ``analysis_worlds``: (play, call) worlds per decision of the games' analyses (default:
+    `belot.analysis`'s).  The app closes the storage and the bots when it shuts down.
     """
     limits = limits or Limits()
     store = Storage(storage, checkpoint_every=1.0) if isinstance(storage, str) else storage
     lobby = Lobby(store, bot_delay=bot_delay, grace=grace, bots=bots, limits=limits)
     quota = lobby.quota
     static = static_dir or STATIC_DIR
+    analyses = AnalysisJobs(store, lambda table_id: table_or_404(table_id).record(),
+                            *(analysis_worlds or (None, None)))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -71,13 +75,17 @@ def create_app(
         n = lobby.restore_all()
         if n:
             log.info("restored %d unfinished table(s)", n)
+        if analyses.resume():
+            log.info("resumed the analyses left queued or running")
         yield
+        await analyses.aclose()
         lobby.close()
         await lobby.bots.aclose()
         store.close()
 
     app = FastAPI(title="belot", lifespan=lifespan, docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
     app.state.lobby = lobby
+    app.state.analyses = analyses
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, e: TableError) -> JSONResponse:
@@ -242,6 +250,27 @@ def create_app(
                 item["rounding"] = rounding
         return {"table": table.info(), "record": doc, "results": res, "steps": replay_steps(table.match)}
 
+    # Issue 22: the analysis of a finished game, computed once in the background (analysis_jobs).
+
+    def finished_or_409(table_id: str) -> Table:
+        table = table_or_404(table_id)
+        if table.status != FINISHED:
+            raise TableError("not_finished", "only a finished game can be analysed", 409)
+        return table
+
+    @app.post("/api/tables/{table_id}/analysis")
+    async def start_analysis(table_id: str) -> dict[str, Any]:
+        finished_or_409(table_id)
+        return analyses.start(table_id).to_json()
+
+    @app.get("/api/tables/{table_id}/analysis")
+    async def get_analysis(table_id: str) -> dict[str, Any]:
+        finished_or_409(table_id)
+        job = analyses.get(table_id)
+        if job is None:
+            return {"status": "none", "progress": None, "result": None, "error": None}
+        return job.to_json()
+
     # -- websocket ----------------------------------------------------------------------------
 
     @app.websocket("/api/tables/{table_id}/ws")
@@ -338,7 +367,7 @@ async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
                     await websocket.close(4001)
                 return
             await websocket.send_text(text)
-    except Exception:
+    except Exception:  # the client went away; the receive side notices and cleans up
         return
 
 

@@ -11,6 +11,8 @@ action numbering, say), so an old database migrates the same way forever.
   ``{"declare": ["7C", "8C", "9C"]}``) in ``belot_moves``, and a restart deals the stored hands.
 * 2 -> 3: ``belot_tables.open`` (listed in the lobby) and its index, so that a lobby page is one
   index range, not a scan of every table (20,000 stored tables made a lobby answer 467 ms).
+* 3 -> 4: ``belot_analyses`` holds the analysis of a finished game (status, progress, the
+  belot-analysis/1 document), one row a table; older databases simply have none yet.
 """
 
 from __future__ import annotations
@@ -109,7 +111,21 @@ def _to_3(c: sa.Connection) -> None:
     sa.Index("belot_tables_lobby", tables.c.open, tables.c.created, tables.c.id).create(c, checkfirst=True)
 
 
-STEPS: dict[int, Callable[[sa.Connection], None]] = {2: _to_2, 3: _to_3}
+# -- 3 -> 4 --------------------------------------------------------------------------------------
+
+
+def _to_4(c: sa.Connection) -> None:
+    """The analyses of finished games: ``belot_analyses``."""
+    # `Storage.migrate` creates missing tables before the steps run; this keeps the step whole on its own.
+    sa.Table(
+        "belot_analyses", sa.MetaData(),
+        sa.Column("table_id", sa.String(32), primary_key=True), sa.Column("status", sa.String(16), nullable=False),
+        sa.Column("done", sa.Integer, nullable=False), sa.Column("total", sa.Integer, nullable=False),
+        sa.Column("result", sa.Text, nullable=True), sa.Column("updated", sa.Float, nullable=False),
+    ).create(c, checkfirst=True)
+
+
+STEPS: dict[int, Callable[[sa.Connection], None]] = {2: _to_2, 3: _to_3, 4: _to_4}
 """The step that makes each version from the one before it."""
 
 __all__ = ["STEPS", "v1_move"]

@@ -27,7 +27,7 @@ from sqlalchemy.engine import Engine
 from ..record import Move
 from .migrations import STEPS
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 log = logging.getLogger("belot.server")
 
 metadata = sa.MetaData()
@@ -71,6 +71,16 @@ moves_table = sa.Table(
     sa.Column("move", sa.Text, nullable=False),  # JSON: the action in record notation (belot.record.move_of)
     sa.Column("bot", sa.Boolean, nullable=False),
     sa.Column("at", sa.Float, nullable=False),
+)
+
+analyses_table = sa.Table(  # schema 3: the analysis of a finished game (belot.server.analysis_jobs)
+    "belot_analyses", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("belot_tables.id"), primary_key=True),
+    sa.Column("status", sa.String(16), nullable=False),  # queued, running, done, failed
+    sa.Column("done", sa.Integer, nullable=False),
+    sa.Column("total", sa.Integer, nullable=False),
+    sa.Column("result", sa.Text, nullable=True),  # JSON: belot-analysis/1, or the error of a failed one
+    sa.Column("updated", sa.Float, nullable=False),
 )
 
 

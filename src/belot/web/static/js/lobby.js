@@ -87,7 +87,8 @@ export function showLobby(main) {
       <div class="row"><span class="score">${esc(`${table.score[0]} – ${table.score[1]}`)}</span>
         ${won ? `<span class="winner">${esc(won)}</span>` : ""}</div>
       <div class="row"><time class="muted" datetime="${esc(new Date(table.created * 1000).toISOString())}">${esc(when(table.created))}</time>
-        <a class="secondary" data-link href="/replay/${esc(table.id)}">${esc(t("web.lobby.replay"))}</a></div></li>`;
+        <a class="secondary" data-link href="/replay/${esc(table.id)}">${esc(t("web.lobby.replay"))}</a>
+        <a class="secondary analysis-link" data-link href="/replay/${esc(table.id)}?analysis">${esc(t("web.lobby.analysis"))}</a></div></li>`;
   }
 
   function tableItem(table) {

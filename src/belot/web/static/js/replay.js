@@ -8,6 +8,7 @@ import { t, esc } from "./i18n.js";
 import { cardFace, cardWords, cardShort, sortHand } from "./cards.js";
 import { botName, callHtml, multiplierText } from "./names.js";
 import { sheetHtml, summaryHtml } from "./sheet.js";
+import { bestOptions, followAnalysis, panelHtml, stepOf } from "./analysis.js";
 
 const POSITIONS = ["bottom", "right", "top", "left"];
 
@@ -32,6 +33,11 @@ export function showReplay(main, tableId) {
   let step = 0;      // the actions shown of the deal: its position is steps[step]
   let steps = [];     // the deal's positions: as dealt, then after each action
   let alive = true;
+  // analysis mode (issue 22): /replay/ID?analysis, the panel under the table
+  let analysisOn = new URLSearchParams(location.search).has("analysis");
+  let job = null;
+  let team = 0;
+  let unfollow = null;
 
   const names = () => (data.record.players || [null, null, null, null]);
   const label = (seat) => {
@@ -60,13 +66,20 @@ export function showReplay(main, tableId) {
       return;
     }
     const result = data.results.deals[dealIdx];
+    const doc = job && job.status === "done" ? job.result : null;
+    const dealAnalysis = doc ? doc.deals.find((d) => d.deal === dealIdx) : undefined;
+    const decisions = dealAnalysis ? dealAnalysis.decisions : [];
+    const recordDeal = data.record.deals[dealIdx];
+    const current = analysisOn ? decisions.findIndex((d) => stepOf(d, recordDeal) === step && d.kind !== "belote") : -1;
+    const bestCards = current >= 0 && decisions[current].kind === "card" ? new Set(bestOptions(decisions[current])) : new Set();
     const now = steps[step];
     const v = now.view;
     const played = playedIn(v);
     const shownTrick = trickShown(v, now);
     const seats = [0, 1, 2, 3].map((seat) => {
       const hand = sortHand(v.hands[seat], result && result.contract);
-      const cards = hand.map((c) => `<div class="card-slot ${played.has(c) ? "played" : ""}" data-card="${c}">${cardFace(c, cardWords(c, t))}</div>`).join("");
+      const best = current >= 0 && decisions[current].seat === seat ? bestCards : new Set();
+      const cards = hand.map((c) => `<div class="card-slot ${played.has(c) ? "played" : ""} ${best.has(c) ? "best-card" : ""}" data-card="${c}">${cardFace(c, cardWords(c, t))}</div>`).join("");
       const chips = [];
       if (v.dealer === seat) chips.push(`<span class="chip dealer">${esc(t("term.dealer"))}</span>`);
       const lastCall = v.calls.filter((c) => c.seat === seat).pop();
@@ -100,6 +113,7 @@ export function showReplay(main, tableId) {
         <button data-go="next" id="replay-next" ${atEnd ? "disabled" : ""}>${esc(t("web.replay.next"))} ▶</button>
         <button data-go="end" ${atEnd ? "disabled" : ""}>${esc(t("web.replay.end"))}</button>
         <button data-go="nextdeal" ${dealIdx >= data.record.deals.length - 1 ? "disabled" : ""}>${esc(t("web.replay.next_deal"))} »</button>
+        <button data-go="analysis" id="analysis-toggle" aria-pressed="${analysisOn}">${esc(t("web.analysis.title"))}</button>
       </div>
       <div class="narration" id="narration" aria-live="polite">${narration(now)}</div>
       <div class="game">
@@ -110,8 +124,15 @@ export function showReplay(main, tableId) {
         <div>${sheetHtml(history, data.record.target || 151, null, atEnd && dealIdx === data.record.deals.length - 1 ? data.results.winner : null)}
           ${atEnd && result ? `<div class="dialog" style="margin-top:8px" id="replay-summary">${summaryHtml({ declared: null, ...result }, dealIdx + 1, potIn, null, label)}</div>` : ""}</div>
       </div>
+      ${analysisOn ? panelHtml(job, dealAnalysis, doc, { team, current, label }) : ""}
       <div class="hint">${esc(t("web.replay.keys_hint"))}</div></div>`;
     main.querySelectorAll("[data-go]").forEach((b) => b.addEventListener("click", () => go(b.dataset.go)));
+    const jump = (i) => { step = stepOf(decisions[i], recordDeal); render(); };
+    main.querySelectorAll("#analysis .pt, #analysis .decision").forEach((el) => {
+      el.addEventListener("click", () => jump(Number(el.dataset.i)));
+      el.addEventListener("keydown", (ev) => { if (ev.key === "Enter") jump(Number(el.dataset.i)); });
+    });
+    main.querySelectorAll("#analysis [data-team]").forEach((b) => b.addEventListener("click", () => { team = Number(b.dataset.team); render(); }));
   }
 
   function narration(s) {
@@ -134,9 +155,16 @@ export function showReplay(main, tableId) {
     else if (where === "end") step = steps.length - 1;
     else if (where === "nextdeal") setDeal(dealIdx + 1);
     else if (where === "prevdeal") setDeal(dealIdx - 1, true);
+    else if (where === "analysis") setAnalysis(!analysisOn);
     render();
     const again = main.querySelector(`[data-go="${where}"]:not([disabled])`);
     if (again) again.focus();
+  }
+
+  function setAnalysis(on) {
+    analysisOn = on;
+    history.replaceState(history.state, "", `/replay/${tableId}${on ? "?analysis" : ""}`);
+    if (on && !unfollow) unfollow = followAnalysis(tableId, (j) => { job = j; render(); });
   }
 
   function onKey(ev) {
@@ -145,17 +173,22 @@ export function showReplay(main, tableId) {
     if (map[ev.key]) { ev.preventDefault(); go(map[ev.key]); }
   }
   document.addEventListener("keydown", onKey);
+  // the analysis chart is drawn for the page's width (analysis.js): again when that changes
+  let resizing = null;
+  const onResize = () => { clearTimeout(resizing); resizing = setTimeout(() => { if (analysisOn && data && !data.error) render(); }, 150); };
+  window.addEventListener("resize", onResize);
 
   (async () => {
     render();
     try {
       data = await api(`/api/tables/${tableId}/replay`);
       setDeal(0);
+      if (analysisOn) setAnalysis(true);
     } catch (e) {
       data = { error: e.message };
     }
     render();
   })();
 
-  return { render, close() { alive = false; document.removeEventListener("keydown", onKey); } };
+  return { render, close() { alive = false; if (unfollow) unfollow(); document.removeEventListener("keydown", onKey); window.removeEventListener("resize", onResize); } };
 }

@@ -1,0 +1,110 @@
+"""Issue 22 on the server: the analysis of a finished game, queued, computed in a worker process once,
+stored (``belot_analyses``, schema 3) and polled over HTTP (docs/protocol.md, "Analysis")."""
+
+from __future__ import annotations
+
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # starlette's note about httpx versions
+    from starlette.testclient import TestClient
+
+from belot.record import replay
+from belot.server.app import create_app
+from belot.server.storage import analyses_table
+
+WORLDS = (1, 1)  # one world per decision: the same code, a fraction of the time
+
+
+def make_client(db: Path) -> TestClient:
+    return TestClient(create_app(f"sqlite:///{db}", bot_delay=0.0, analysis_worlds=WORLDS))
+
+
+def finished_table(client: TestClient) -> str:
+    """A bot-only match to 1 point: over after its first deal with a contract."""
+    r = client.post("/api/tables", json={"seats": ["bot:random"] * 4, "target": 1})
+    assert r.status_code == 201, r.text
+    table_id = r.json()["table"]["id"]
+    end = time.monotonic() + 30
+    while client.get(f"/api/tables/{table_id}").json()["table"]["status"] != "finished":
+        assert time.monotonic() < end, "the bots did not finish"
+        time.sleep(0.05)
+    return table_id
+
+
+def wait_done(client: TestClient, table_id: str, seen: list[dict[str, Any]]) -> dict[str, Any]:
+    end = time.monotonic() + 120
+    while True:
+        job = client.get(f"/api/tables/{table_id}/analysis").json()
+        seen.append(job)
+        if job["status"] in ("done", "failed"):
+            return job
+        assert time.monotonic() < end, job
+        time.sleep(0.05)
+
+
+def test_an_unfinished_game_is_never_analysed(tmp_path: Path) -> None:
+    with make_client(tmp_path / "b.sqlite3") as client:
+        r = client.post("/api/tables", json={"seats": ["human", "bot:random", "bot:random", "bot:random"],
+                                             "target": 151})
+        table_id = r.json()["table"]["id"]
+        for method in (client.post, client.get):
+            refused = method(f"/api/tables/{table_id}/analysis")
+            assert refused.status_code == 409
+            assert refused.json()["error"]["code"] == "not_finished"
+            assert "result" not in refused.json()
+        assert client.post("/api/tables/nosuch/analysis").status_code == 404
+        assert client.app.state.analyses.get(table_id) is None  # type: ignore[attr-defined]
+
+
+def test_queued_once_progress_to_total_and_stored_across_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "b.sqlite3"
+    with make_client(db) as client:
+        table_id = finished_table(client)
+        assert client.get(f"/api/tables/{table_id}/analysis").json()["status"] == "none"
+        first = client.post(f"/api/tables/{table_id}/analysis").json()
+        assert first["status"] == "queued" and first["progress"]["done"] == 0 and first["result"] is None
+        second = client.post(f"/api/tables/{table_id}/analysis").json()
+        assert second["status"] in ("queued", "running", "done")
+        jobs = client.app.state.analyses  # type: ignore[attr-defined]
+        assert jobs.pending() <= 1  # the second start queued nothing
+        seen: list[dict[str, Any]] = [first]
+        job = wait_done(client, table_id, seen)
+        assert job["status"] == "done", job
+        assert jobs.computed == 1
+        client.post(f"/api/tables/{table_id}/analysis")  # done: nothing is queued again
+        assert jobs.pending() == 0 and jobs.computed == 1
+        record = client.get(f"/api/tables/{table_id}/record").json()
+    doc = job["result"]
+    assert doc["format"] == "belot-analysis/1" and doc["settings"] == {"play_worlds": 1, "call_worlds": 1}
+    match = replay(record)
+    assert [d["deal"] for d in doc["deals"]] == [i for i, d in enumerate(match.deals) if d.is_over]
+    total = sum(len(d["decisions"]) for d in doc["deals"])
+    assert total > 0 and job["progress"] == {"done": total, "total": total}
+    dones = [j["progress"]["done"] for j in seen]
+    assert dones[0] == 0 and dones == sorted(dones) and dones[-1] == total
+    assert all(j["progress"]["total"] in (0, total) for j in seen)
+
+    with make_client(db) as client:  # a restart: the stored analysis, not computed again
+        again = client.get(f"/api/tables/{table_id}/analysis").json()
+        assert again == job
+        assert client.post(f"/api/tables/{table_id}/analysis").json() == job
+        assert client.app.state.analyses.computed == 0  # type: ignore[attr-defined]
+
+
+def test_a_restart_requeues_an_analysis_left_running(tmp_path: Path) -> None:
+    db = tmp_path / "b.sqlite3"
+    with make_client(db) as client:
+        table_id = finished_table(client)
+        jobs = client.app.state.analyses  # type: ignore[attr-defined]
+        # As a killed server leaves it: the row says running, nothing works on it.
+        with jobs.storage.engine.begin() as c:
+            c.execute(analyses_table.insert().values(table_id=table_id, status="running", done=3, total=9,
+                                                     result=None, updated=time.time()))
+    with make_client(db) as client:
+        job = wait_done(client, table_id, [])
+        assert job["status"] == "done" and job["progress"]["done"] == job["progress"]["total"]
+        assert client.app.state.analyses.computed == 1  # type: ignore[attr-defined]
