@@ -38,7 +38,7 @@ ERROR_CODES = {
     "bad_json", "bad_message", "bad_number", "too_deep", "spectator", "match_over", "not_started", "stale",
     "not_your_turn", "illegal", "bad_token", "no_table", "bad_request", "table_full", "seat_taken",
     "not_human_seat", "in_progress", "no_language", "too_large", "too_many_tables", "too_many_bot_tables",
-    "too_many_connections", "storage_error", "no_route", "bad_method",
+    "too_many_connections", "storage_error", "no_route", "bad_method", "not_finished",
 }
 # BELOT_FUZZ=10 runs ten times the examples (a longer hunt than the suite's few seconds).
 SCALE = max(1, int(os.environ.get("BELOT_FUZZ", "1")))
