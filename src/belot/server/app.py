@@ -30,6 +30,7 @@ from ..errors import RecordError
 from ..record import results
 from ..visibility import replay_steps
 from . import limits as limits_mod
+from .accounts import Accounts, LoginLimiter, add_routes
 from .botpool import Bots
 from .errors import TableError
 from .limits import Limits
@@ -50,19 +51,22 @@ The API is up: <a href="/api/tables">/api/tables</a>; see docs/protocol.md.</p><
 
 def create_app(
     storage: Storage | str, *, bot_delay: float = 0.5, grace: float = 60.0, static_dir: Path | None = None,
-    limits: Limits | None = None, bots: Bots | None = None,
+    limits: Limits | None = None, bots: Bots | None = None, login_limiter: LoginLimiter | None = None,
 ) -> FastAPI:
     """The app over ``storage`` (a `Storage` or a SQLAlchemy URL); unfinished tables restore on start.
 
     ``limits``: what one client may ask (`limits.Limits`; its defaults suit a public server).
     ``bots``: who decides the bots' actions: a `botpool.BotPool` of worker processes (what
     ``belot serve`` uses), or by default `botpool.InlineBots` (threads of this process; tests).
+    ``login_limiter``: failed logins allowed per address and per account (`accounts.LoginLimiter`).
     The app closes the storage and the bots when it shuts down.
     """
     limits = limits or Limits()
     store = Storage(storage, checkpoint_every=1.0) if isinstance(storage, str) else storage
     lobby = Lobby(store, bot_delay=bot_delay, grace=grace, bots=bots, limits=limits)
     quota = lobby.quota
+    accounts = Accounts(store, login_limiter)
+    lobby.on_finished.append(accounts.finished)
     static = static_dir or STATIC_DIR
 
     @contextlib.asynccontextmanager
@@ -78,6 +82,7 @@ def create_app(
 
     app = FastAPI(title="belot", lifespan=lifespan, docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
     app.state.lobby = lobby
+    app.state.accounts = accounts
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, e: TableError) -> JSONResponse:
@@ -148,6 +153,18 @@ def create_app(
     async def replay_page(table_id: str) -> Response:
         return index()
 
+    @app.get("/u/{name}", include_in_schema=False)
+    async def profile_page(name: str) -> Response:
+        return index()
+
+    @app.get("/leaderboard", include_in_schema=False)
+    async def leaderboard_page() -> Response:
+        return index()
+
+    @app.get("/account", include_in_schema=False)
+    async def account_page() -> Response:
+        return index()
+
     app.mount("/static", _LenientStaticFiles(directory=static, check_dir=False), name="static")
 
     # -- API ----------------------------------------------------------------------------------
@@ -168,7 +185,13 @@ def create_app(
 
     @app.post("/api/tables", status_code=201, openapi_extra=_body(CreateTable))
     async def create_table(request: Request) -> dict[str, Any]:
-        table, seat, token = lobby.create(parse(CreateTable, await body_of(request)), address_of(request))
+        body = parse(CreateTable, await body_of(request))
+        account = accounts.current(request)
+        if body.seat is not None:
+            body.name = accounts.seat_name(account, body.name)
+        table, seat, token = lobby.create(body, address_of(request))
+        if seat is not None:
+            accounts.link(table.id, seat, account)
         out: dict[str, Any] = {"table": table.info()}
         if token is not None:
             out.update(seat=seat, token=token)
@@ -194,14 +217,19 @@ def create_app(
     async def join(table_id: str, request: Request) -> dict[str, Any]:
         table = table_or_404(table_id)
         body = parse(JoinSeat, await body_of(request))
-        seat, token = table.join(body.seat, body.name)
+        account = accounts.current(request)
+        seat, token = table.join(body.seat, accounts.seat_name(account, body.name))
+        accounts.link(table.id, seat, account)
         return {"table": table.info(), "seat": seat, "token": token}
 
     @app.post("/api/tables/{table_id}/leave", openapi_extra=_body(LeaveSeat))
     async def leave(table_id: str, request: Request) -> dict[str, Any]:
         table = table_or_404(table_id)
         body = parse(LeaveSeat, await body_of(request))
+        seat = table.seat_of(body.token)
         table.leave(body.token)
+        if seat is not None:
+            accounts.unlink(table.id, seat)
         return {"table": table.info()}
 
     @app.get("/api/tables/{table_id}/state")
@@ -241,6 +269,8 @@ def create_app(
             if rounding is not None:
                 item["rounding"] = rounding
         return {"table": table.info(), "record": doc, "results": res, "steps": replay_steps(table.match)}
+
+    add_routes(app, lobby, accounts, body_of, address_of)
 
     # -- websocket ----------------------------------------------------------------------------
 
