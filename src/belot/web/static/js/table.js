@@ -3,12 +3,12 @@
 // the end-of-deal summary and the match end. Everything shown comes from the server's `state`
 // messages (docs/protocol.md); the legal actions are the server's `legal` list, sent back unchanged.
 
-import { api, savedToken, forgetToken, TableSocket, ApiError } from "./net.js";
+import { api, savedToken, saveToken, forgetToken, TableSocket, ApiError } from "./net.js";
 import { t, esc } from "./i18n.js";
 import { cardFace, cardBack, cardWords, cardShort, sortHand } from "./cards.js";
 import { callHtml, multiplierText, seatName, plainSeatName, botName, partnerOf, teamWord, declName } from "./names.js";
 import { sheetHtml, summaryHtml } from "./sheet.js";
-import { banner, toast } from "./ui.js";
+import { banner, navigate, toast } from "./ui.js";
 import { joinTable, myName } from "./lobby.js";
 
 const POSITIONS = ["bottom", "right", "top", "left"];
@@ -417,6 +417,17 @@ export function showTable(main, tableId) {
     return "";
   }
 
+  /** The same four again: the first to ask creates the new table, each other player gets their seat there. */
+  async function rematch() {
+    try {
+      const res = await api(`/api/tables/${tableId}/rematch`, { token });
+      saveToken(res.table.id, res.token);
+      navigate(`/t/${res.table.id}`);
+    } catch (e) {
+      toast(t("web.error", { message: e.message }));
+    }
+  }
+
   function matchEndHtml() {
     const v = msg.view;
     const team = myTeam();
@@ -430,6 +441,7 @@ export function showTable(main, tableId) {
       <p class="final">${esc(t("web.match.final", finalScore(v, team, order)))}</p>
       ${sheetHtml(v.history, v.target, team, v.winner)}${lastResult}
       <div class="buttons"><a class="secondary" data-link href="/replay/${esc(tableId)}">${esc(t("web.match.replay"))}</a>
+        ${token ? `<button class="secondary" id="btn-rematch">${esc(t("web.match.rematch"))}</button>` : ""}
         <a class="secondary" data-link href="/">${esc(t("web.table.back_to_lobby"))}</a>
         <button class="primary" data-close-end>${esc(t("web.summary.ok"))}</button></div></div></div>`;
   }
@@ -502,6 +514,8 @@ export function showTable(main, tableId) {
     }
     const end = main.querySelector("[data-close-end]");
     if (end) end.addEventListener("click", () => { matchEndSeen = true; render(); });
+    const again = main.querySelector("#btn-rematch");
+    if (again) again.addEventListener("click", rematch);
     if (focusCard) {
       const el = main.querySelector(`#hand .card.legal[data-card="${focusCard}"]`);
       if (el && !main.querySelector(".overlay") && !beloteFor) el.focus({ preventScroll: true });
