@@ -23,8 +23,8 @@ export function renderAccountLink() {
   if (!el) return;
   const acc = current && current.account;
   el.innerHTML = acc
-    ? `<a data-link href="/u/${encodeURIComponent(acc.name)}" id="me-link">${esc(acc.name)}</a> · <a data-link href="/leaderboard">${esc(t("web.account.leaderboard"))}</a>`
-    : `<a data-link href="/account" id="login-link">${esc(t("web.account.log_in"))}</a> · <a data-link href="/leaderboard">${esc(t("web.account.leaderboard"))}</a>`;
+    ? `<a data-link href="/u/${encodeURIComponent(acc.name)}" id="me-link">${esc(acc.name)}</a> <span class="lb">· <a data-link href="/leaderboard">${esc(t("web.account.leaderboard"))}</a></span>`
+    : `<a data-link href="/account" id="login-link">${esc(t("web.account.log_in"))}</a> <span class="lb">· <a data-link href="/leaderboard">${esc(t("web.account.leaderboard"))}</a></span>`;
 }
 
 function when(seconds) {

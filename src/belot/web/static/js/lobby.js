@@ -152,10 +152,11 @@ export function showLobby(main) {
       </section></div>`;
 
     const nameInput = main.querySelector("#name");
-    if (nameInput) nameInput.addEventListener("change", () => localStorage.setItem(NAME_KEY, nameInput.value.trim()));
+    // "input", not only "change": the lobby renders again when its lists arrive, and keeps what was typed.
+    if (nameInput) nameInput.addEventListener("input", () => localStorage.setItem(NAME_KEY, nameInput.value.trim()));
     main.querySelectorAll("select[data-seat]").forEach((sel) =>
       sel.addEventListener("change", () => { choice[+sel.dataset.seat] = sel.value; touched = true; }));
-    main.querySelector("#target").addEventListener("change", (e) => { target = e.target.value; });
+    main.querySelector("#target").addEventListener("input", (e) => { target = e.target.value; });
     main.querySelector("#timer").addEventListener("change", (e) => { timer = +e.target.value; });
     main.querySelector("#refresh").addEventListener("click", load);
     main.querySelector("#create").addEventListener("submit", async (ev) => {
