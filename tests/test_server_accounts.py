@@ -197,3 +197,20 @@ def test_rematch_same_four_seats(tmp_path: Path) -> None:
         assert (a["seat"], b["seat"]) == (0, 2)
         assert b["table"]["status"] == "playing" and b["table"]["target"] == 10
         assert [s["name"] for s in b["table"]["seats"]][::2] == ["A", "B"]
+
+
+def test_a_schema_3_database_gains_the_account_tables(tmp_path: Path) -> None:
+    """Migration 3 -> 4 adds the account tables and keeps the tables already stored."""
+    with make_client(tmp_path) as client:
+        table_id = client.post("/api/tables", json={}).json()["table"]["id"]
+    db = tmp_path / "belot.sqlite3"
+    with sqlite3.connect(db) as c:
+        for name in ("belot_rematches", "belot_account_games", "belot_seat_accounts", "belot_sessions",
+                     "belot_accounts"):
+            c.execute(f"DROP TABLE {name}")
+        c.execute("UPDATE belot_meta SET value = '3' WHERE key = 'schema_version'")
+    with make_client(tmp_path) as client:
+        assert client.get(f"/api/tables/{table_id}").status_code == 200
+        assert register(client, "Ivan").status_code == 201
+    with sqlite3.connect(db) as c:
+        assert c.execute("SELECT value FROM belot_meta WHERE key = 'schema_version'").fetchone()[0] == "4"

@@ -46,6 +46,7 @@ def test_register_play_see_history_and_rating_log_out(browser: Browser, server: 
     cookies = {c["name"]: c for c in page.context.cookies()}
     assert cookies["belot_session"]["httpOnly"] and cookies["belot_session"]["sameSite"] == "Lax"
     assert page.evaluate("document.cookie") == ""  # HttpOnly: no script can read the session
+    session = cookies["belot_session"]["value"]
 
     # Log out, a wrong password is refused with a message, the right one logs in.
     page.goto(server.url + "/account")
@@ -101,4 +102,6 @@ def test_register_play_see_history_and_rating_log_out(browser: Browser, server: 
     page.click("#logout")
     page.wait_for_selector("#login-link")
     assert server.get("/api/me")["account"] is None
+    log = server.log.read_text(errors="replace")
+    assert PASSWORD not in log and session not in log  # nor in the server's log
     assert not page.errors  # type: ignore[attr-defined]
