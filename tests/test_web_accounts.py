@@ -76,7 +76,23 @@ def test_register_play_see_history_and_rating_log_out(browser: Browser, server: 
         if what == "end":
             break
     assert "The match is over" in page.inner_text("#match-end")
-    assert page.locator("#btn-rematch").is_visible()
+    # The rematch: a new table, the same seats, this player at the same seat under the account's name.
+    page.click("#btn-rematch")
+    page.wait_for_function(f"!location.pathname.endsWith('{tid}')")
+    page.wait_for_selector(".felt")
+    again = table_id(page)
+    assert server.get(f"/api/tables/{again}")["table"]["seats"][0]["name"] == "Zeynep"
+
+    # Another browser, logged in to the same account, finds that running table in its lobby.
+    other = new_page(browser)
+    other.goto(server.url + "/account")
+    other.fill("#acc-name", "Zeynep")
+    other.fill("#acc-password", PASSWORD)
+    other.click("#login-btn")
+    other.click(f"#my-tables [data-resume='{again}']")
+    other.wait_for_selector(".felt")
+    assert table_id(other) == again and other.evaluate(f"localStorage.getItem('belot.token.{again}')")
+    other.context.close()
 
     # The profile lists the match with its replay link, and the rating moved.
     page.goto(server.url + "/")
