@@ -5,7 +5,9 @@ rewrites docs/screenshots/profile.png."""
 
 from __future__ import annotations
 
+import json
 import os
+import urllib.request
 from collections.abc import Iterator
 
 import pytest
@@ -92,6 +94,17 @@ def test_register_play_see_history_and_rating_log_out(browser: Browser, server: 
     other.click(f"#my-tables [data-resume='{again}']")
     other.wait_for_selector(".felt")
     assert table_id(other) == again and other.evaluate(f"localStorage.getItem('belot.token.{again}')")
+    # By a table's link, a logged-in player sits down without typing a name, under the account's.
+    req = urllib.request.Request(server.url + "/api/tables", data=json.dumps(
+        {"seats": ["human", "human", "bot", "bot"], "seat": 0, "name": "Guest"}).encode(),
+        headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=5) as r:
+        linked = json.load(r)["table"]["id"]
+    other.goto(f"{server.url}/t/{linked}")
+    assert "Zeynep" in other.inner_text(".seat-chooser #playing-as")
+    other.click("[data-sit='1']")
+    other.wait_for_function(f"!!localStorage.getItem('belot.token.{linked}')")
+    assert server.get(f"/api/tables/{linked}")["table"]["seats"][1]["name"] == "Zeynep"
     other.context.close()
 
     # The profile lists the match with its replay link, and the rating moved.

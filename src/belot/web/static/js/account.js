@@ -18,6 +18,11 @@ export async function whoami(fresh = false) {
   return current;
 }
 
+/** The logged-in account's name as last heard from the server, or null (a guest, or not known yet). */
+export function accountName() {
+  return (current && current.account && current.account.name) || null;
+}
+
 export function renderAccountLink() {
   const el = document.getElementById("account-link");
   if (!el) return;

@@ -10,6 +10,7 @@ import { callHtml, multiplierText, seatName, plainSeatName, botName, partnerOf, 
 import { sheetHtml, summaryHtml } from "./sheet.js";
 import { banner, navigate, toast } from "./ui.js";
 import { joinTable, myName } from "./lobby.js";
+import { accountName } from "./account.js";
 
 const POSITIONS = ["bottom", "right", "top", "left"];
 
@@ -458,9 +459,11 @@ export function showTable(main, tableId) {
     if (!free.length || table.status === "finished") return "";
     // Someone who came by the link is asked for a name, so the table does not call them "Seat 3".
     const name = joinName ?? myName();
+    const account = accountName(); // logged in: the server seats the account's name, nothing to type
     return `<div class="seat-chooser"><p>${esc(t("web.table.choose_seat"))}</p>
-      <label for="join-name">${esc(t("web.lobby.your_name"))}</label>
-      <input id="join-name" maxlength="40" autocomplete="nickname" placeholder="${esc(t("web.lobby.name_placeholder"))}" value="${esc(name)}">
+      ${account ? `<p id="playing-as">${esc(t("web.account.playing_as", { name: account }))}</p>`
+      : `<label for="join-name">${esc(t("web.lobby.your_name"))}</label>
+      <input id="join-name" maxlength="40" autocomplete="nickname" placeholder="${esc(t("web.lobby.name_placeholder"))}" value="${esc(name)}">`}
       <div class="sit-buttons">${free.map((s) =>
       `<button class="call" data-sit="${s.seat}">${esc(t("web.lobby.sit"))}: ${esc(t("web.lobby.seat", { n: s.seat + 1 }))}</button>`).join(" ")}</div>
       <p class="name-needed hidden" id="name-needed" role="alert">${esc(t("web.table.name_needed"))}</p></div>`;
@@ -476,13 +479,13 @@ export function showTable(main, tableId) {
       }
     }
     main.querySelectorAll("[data-sit]").forEach((b) => b.addEventListener("click", () => {
-      const name = (input ? input.value : myName()).trim();
+      const name = (input ? input.value : accountName() || myName()).trim();
       if (!name) {
         main.querySelector("#name-needed").classList.remove("hidden");
         if (input) input.focus();
         return;
       }
-      localStorage.setItem("belot.name", name);
+      if (input) localStorage.setItem("belot.name", name);
       joinTable(tableId, +b.dataset.sit);
     }));
   }
