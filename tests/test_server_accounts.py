@@ -214,3 +214,12 @@ def test_a_schema_3_database_gains_the_account_tables(tmp_path: Path) -> None:
         assert register(client, "Ivan").status_code == 201
     with sqlite3.connect(db) as c:
         assert c.execute("SELECT value FROM belot_meta WHERE key = 'schema_version'").fetchone()[0] == "4"
+
+
+def test_registrations_per_address_are_limited(tmp_path: Path) -> None:
+    with make_client(tmp_path) as client:
+        client.app.state.accounts.signups.tries = 2
+        assert register(client, "one").status_code == 201
+        assert register(client, "two", "short").status_code == 400  # a refused one counts too
+        r = register(client, "three")
+        assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_accounts"

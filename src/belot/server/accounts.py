@@ -135,10 +135,19 @@ class LoginLimiter:
 class Accounts:
     """The accounts' reads and writes (SQLAlchemy core, portable SQL) and what the routes decide."""
 
-    def __init__(self, storage: Storage, limiter: LoginLimiter | None = None) -> None:
+    def __init__(self, storage: Storage, limiter: LoginLimiter | None = None, signups_per_hour: int = 10) -> None:
         self.storage = storage
         self.engine = storage.engine
         self.limiter = limiter or LoginLimiter()
+        # Each registration costs an argon2 hash (tens of ms and 64 MiB): a flood of them is refused.
+        self.signups = LoginLimiter(tries=signups_per_hour, window=3600.0, clock=self.limiter.clock)
+
+    def check_signup(self, address: str) -> None:
+        q = self.signups._recent(f"a:{address}")
+        if len(q) >= self.signups.tries:
+            raise TableError("too_many_accounts", f"your address registered {len(q)} accounts in the last hour "
+                             f"(at most {self.signups.tries}); try again later", 429)
+        self.signups.failures[f"a:{address}"].append(self.signups.clock())
 
     # -- accounts and sessions ------------------------------------------------------------------
 
@@ -345,6 +354,7 @@ def add_routes(app: FastAPI, lobby: Lobby, accounts: Accounts, body_of: Callable
     @app.post("/api/accounts", status_code=201)
     async def register(request: Request, response: Response) -> dict[str, Any]:
         body = parse(Credentials, await body_of(request))
+        accounts.check_signup(address_of(request))
         account = await run_in_threadpool(accounts.register, body.name, body.password)
         set_cookie(response, request, accounts.new_session(account))
         return {"account": account.to_json()}
