@@ -27,6 +27,7 @@ from belot.server.app import create_app
 from belot.server.botpool import BotPool
 from belot.server.errors import TableError
 from belot.server.limits import MAX_DEPTH, Limits, depth, loads
+from belot.server.storage import SCHEMA_VERSION
 
 
 def make_client(tmp_path: Path, **kwargs: Any) -> TestClient:
@@ -280,7 +281,7 @@ def test_a_schema_2_database_lists_its_open_tables_after_migrating(tmp_path: Pat
     with sqlite3.connect(tmp_path / "belot.sqlite3") as c:
         plan = " ".join(str(r) for r in c.execute(
             "EXPLAIN QUERY PLAN SELECT created, id FROM belot_tables WHERE open = 1 ORDER BY created DESC LIMIT 50"))
-        assert "belot_tables_lobby" in plan and c.execute("SELECT value FROM belot_meta").fetchone()[0] == "3"
+        assert "belot_tables_lobby" in plan and c.execute("SELECT value FROM belot_meta").fetchone()[0] == str(SCHEMA_VERSION)
 
 
 # -- 2. bots ------------------------------------------------------------------------------------

@@ -39,6 +39,9 @@ ERROR_CODES = {
     "not_your_turn", "illegal", "bad_token", "no_table", "bad_request", "table_full", "seat_taken",
     "not_human_seat", "in_progress", "no_language", "too_large", "too_many_tables", "too_many_bot_tables",
     "too_many_connections", "storage_error", "no_route", "bad_method", "not_finished",
+    # accounts (test_server_accounts.py)
+    "no_account", "name_taken", "bad_password", "bad_login", "too_many_logins", "name_registered",
+    "not_logged_in", "not_your_table", "seat_free", "too_many_accounts",
 }
 # BELOT_FUZZ=10 runs ten times the examples (a longer hunt than the suite's few seconds).
 SCALE = max(1, int(os.environ.get("BELOT_FUZZ", "1")))

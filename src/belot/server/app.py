@@ -30,6 +30,7 @@ from ..errors import RecordError
 from ..record import results
 from ..visibility import replay_steps
 from . import limits as limits_mod
+from .accounts import Accounts, LoginLimiter, add_routes
 from .analysis_jobs import AnalysisJobs
 from .botpool import Bots
 from .errors import TableError
@@ -52,6 +53,7 @@ The API is up: <a href="/api/tables">/api/tables</a>; see docs/protocol.md.</p><
 def create_app(
     storage: Storage | str, *, bot_delay: float = 0.5, grace: float = 60.0, static_dir: Path | None = None,
     limits: Limits | None = None, bots: Bots | None = None, analysis_worlds: tuple[int, int] | None = None,
+    login_limiter: LoginLimiter | None = None,
 ) -> FastAPI:
     """The app over ``storage`` (a `Storage` or a SQLAlchemy URL); unfinished tables restore on start.
 
@@ -59,12 +61,15 @@ def create_app(
     ``bots``: who decides the bots' actions: a `botpool.BotPool` of worker processes (what
     ``belot serve`` uses), or by default `botpool.InlineBots` (threads of this process; tests).
     ``analysis_worlds``: (play, call) worlds per decision of the games' analyses (default:
-    `belot.analysis`'s).  The app closes the storage and the bots when it shuts down.
+    `belot.analysis`'s).  ``login_limiter``: failed logins allowed per address and per account
+    (`accounts.LoginLimiter`).  The app closes the storage and the bots when it shuts down.
     """
     limits = limits or Limits()
     store = Storage(storage, checkpoint_every=1.0) if isinstance(storage, str) else storage
     lobby = Lobby(store, bot_delay=bot_delay, grace=grace, bots=bots, limits=limits)
     quota = lobby.quota
+    accounts = Accounts(store, login_limiter)
+    lobby.on_finished.append(accounts.finished)
     static = static_dir or STATIC_DIR
     analyses = AnalysisJobs(store, lambda table_id: table_or_404(table_id).record(),
                             *(analysis_worlds or (None, None)))
@@ -86,6 +91,7 @@ def create_app(
     app = FastAPI(title="belot", lifespan=lifespan, docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
     app.state.lobby = lobby
     app.state.analyses = analyses
+    app.state.accounts = accounts
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, e: TableError) -> JSONResponse:
@@ -156,6 +162,18 @@ def create_app(
     async def replay_page(table_id: str) -> Response:
         return index()
 
+    @app.get("/u/{name}", include_in_schema=False)
+    async def profile_page(name: str) -> Response:
+        return index()
+
+    @app.get("/leaderboard", include_in_schema=False)
+    async def leaderboard_page() -> Response:
+        return index()
+
+    @app.get("/account", include_in_schema=False)
+    async def account_page() -> Response:
+        return index()
+
     app.mount("/static", _LenientStaticFiles(directory=static, check_dir=False), name="static")
 
     # -- API ----------------------------------------------------------------------------------
@@ -176,7 +194,13 @@ def create_app(
 
     @app.post("/api/tables", status_code=201, openapi_extra=_body(CreateTable))
     async def create_table(request: Request) -> dict[str, Any]:
-        table, seat, token = lobby.create(parse(CreateTable, await body_of(request)), address_of(request))
+        body = parse(CreateTable, await body_of(request))
+        account = accounts.current(request)
+        if body.seat is not None:
+            body.name = accounts.seat_name(account, body.name)
+        table, seat, token = lobby.create(body, address_of(request))
+        if seat is not None:
+            accounts.link(table.id, seat, account)
         out: dict[str, Any] = {"table": table.info()}
         if token is not None:
             out.update(seat=seat, token=token)
@@ -202,14 +226,19 @@ def create_app(
     async def join(table_id: str, request: Request) -> dict[str, Any]:
         table = table_or_404(table_id)
         body = parse(JoinSeat, await body_of(request))
-        seat, token = table.join(body.seat, body.name)
+        account = accounts.current(request)
+        seat, token = table.join(body.seat, accounts.seat_name(account, body.name))
+        accounts.link(table.id, seat, account)
         return {"table": table.info(), "seat": seat, "token": token}
 
     @app.post("/api/tables/{table_id}/leave", openapi_extra=_body(LeaveSeat))
     async def leave(table_id: str, request: Request) -> dict[str, Any]:
         table = table_or_404(table_id)
         body = parse(LeaveSeat, await body_of(request))
+        seat = table.seat_of(body.token)
         table.leave(body.token)
+        if seat is not None:
+            accounts.unlink(table.id, seat)
         return {"table": table.info()}
 
     @app.get("/api/tables/{table_id}/state")
@@ -270,6 +299,8 @@ def create_app(
         if job is None:
             return {"status": "none", "progress": None, "result": None, "error": None}
         return job.to_json()
+
+    add_routes(app, lobby, accounts, body_of, address_of)
 
     # -- websocket ----------------------------------------------------------------------------
 

@@ -13,6 +13,9 @@ action numbering, say), so an old database migrates the same way forever.
   index range, not a scan of every table (20,000 stored tables made a lobby answer 467 ms).
 * 3 -> 4: ``belot_analyses`` holds the analysis of a finished game (status, progress, the
   belot-analysis/1 document), one row a table; older databases simply have none yet.
+* 4 -> 5: accounts (issue 21): ``belot_accounts``, ``belot_sessions``, ``belot_seat_accounts``
+  (which account holds a seat), ``belot_account_games`` (an account's finished matches and its
+  rating before and after each) and ``belot_rematches``. New tables only; nothing existing changes.
 """
 
 from __future__ import annotations
@@ -125,7 +128,56 @@ def _to_4(c: sa.Connection) -> None:
     ).create(c, checkfirst=True)
 
 
-STEPS: dict[int, Callable[[sa.Connection], None]] = {2: _to_2, 3: _to_3, 4: _to_4}
+# -- 4 -> 5 --------------------------------------------------------------------------------------
+
+
+def _to_5(c: sa.Connection) -> None:
+    """The account tables, as schema 5 defined them (created if absent; nothing else changes)."""
+    m = sa.MetaData()
+    sa.Table("belot_tables", m, sa.Column("id", sa.String(32), primary_key=True))
+    sa.Table(
+        "belot_accounts", m,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("name", sa.String(100), nullable=False),
+        sa.Column("name_key", sa.String(100), nullable=False, unique=True),
+        sa.Column("password_hash", sa.String(255), nullable=False),
+        sa.Column("created", sa.Float, nullable=False),
+        sa.Column("mu", sa.Float, nullable=False), sa.Column("sigma", sa.Float, nullable=False),
+        sa.Column("games", sa.Integer, nullable=False, server_default="0"),
+    )
+    sa.Table(
+        "belot_sessions", m,
+        sa.Column("token_hash", sa.String(64), primary_key=True),
+        sa.Column("account_id", sa.Integer, sa.ForeignKey("belot_accounts.id"), nullable=False, index=True),
+        sa.Column("created", sa.Float, nullable=False), sa.Column("expires", sa.Float, nullable=False),
+    )
+    sa.Table(
+        "belot_seat_accounts", m,
+        sa.Column("table_id", sa.String(32), sa.ForeignKey("belot_tables.id"), primary_key=True),
+        sa.Column("seat", sa.Integer, primary_key=True),
+        sa.Column("account_id", sa.Integer, sa.ForeignKey("belot_accounts.id"), nullable=False, index=True),
+    )
+    sa.Table(
+        "belot_account_games", m,
+        sa.Column("table_id", sa.String(32), sa.ForeignKey("belot_tables.id"), primary_key=True),
+        sa.Column("account_id", sa.Integer, sa.ForeignKey("belot_accounts.id"), primary_key=True),
+        sa.Column("seat", sa.Integer, nullable=False), sa.Column("finished", sa.Float, nullable=False),
+        sa.Column("players", sa.Text, nullable=False),
+        sa.Column("score0", sa.Integer, nullable=False), sa.Column("score1", sa.Integer, nullable=False),
+        sa.Column("winner", sa.Integer, nullable=True),
+        sa.Column("mu_before", sa.Float, nullable=False), sa.Column("sigma_before", sa.Float, nullable=False),
+        sa.Column("mu_after", sa.Float, nullable=False), sa.Column("sigma_after", sa.Float, nullable=False),
+        sa.Index("belot_account_games_by_account", "account_id", "finished"),
+    )
+    sa.Table(
+        "belot_rematches", m,
+        sa.Column("table_id", sa.String(32), sa.ForeignKey("belot_tables.id"), primary_key=True),
+        sa.Column("new_table_id", sa.String(32), sa.ForeignKey("belot_tables.id"), nullable=False),
+    )
+    m.create_all(c, tables=[t for name, t in m.tables.items() if name != "belot_tables"], checkfirst=True)
+
+
+STEPS: dict[int, Callable[[sa.Connection], None]] = {2: _to_2, 3: _to_3, 4: _to_4, 5: _to_5}
 """The step that makes each version from the one before it."""
 
 __all__ = ["STEPS", "v1_move"]

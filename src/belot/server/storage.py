@@ -27,7 +27,7 @@ from sqlalchemy.engine import Engine
 from ..record import Move
 from .migrations import STEPS
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 log = logging.getLogger("belot.server")
 
 metadata = sa.MetaData()
@@ -81,6 +81,54 @@ analyses_table = sa.Table(  # schema 3: the analysis of a finished game (belot.s
     sa.Column("total", sa.Integer, nullable=False),
     sa.Column("result", sa.Text, nullable=True),  # JSON: belot-analysis/1, or the error of a failed one
     sa.Column("updated", sa.Float, nullable=False),
+)
+
+
+# -- accounts (schema 4; read and written by `accounts` and `ratings`) --------------------------
+accounts_table = sa.Table(
+    "belot_accounts", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(100), nullable=False),  # as registered (clean_name)
+    sa.Column("name_key", sa.String(100), nullable=False, unique=True),  # casefolded: one account a name
+    sa.Column("password_hash", sa.String(255), nullable=False),  # argon2id, never the password
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("mu", sa.Float, nullable=False),  # OpenSkill rating (ratings.py)
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False, server_default="0"),
+)
+sessions_table = sa.Table(
+    "belot_sessions", metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),  # SHA-256 of the cookie's token
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("belot_accounts.id"), nullable=False, index=True),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("expires", sa.Float, nullable=False),
+)
+seat_accounts_table = sa.Table(
+    "belot_seat_accounts", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("belot_tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("belot_accounts.id"), nullable=False, index=True),
+)
+account_games_table = sa.Table(
+    "belot_account_games", metadata,  # one row per account per finished match it played: its history
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("belot_tables.id"), primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("belot_accounts.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("finished", sa.Float, nullable=False),
+    sa.Column("players", sa.Text, nullable=False),  # JSON: the four names by seat
+    sa.Column("score0", sa.Integer, nullable=False),
+    sa.Column("score1", sa.Integer, nullable=False),
+    sa.Column("winner", sa.Integer, nullable=True),
+    sa.Column("mu_before", sa.Float, nullable=False),
+    sa.Column("sigma_before", sa.Float, nullable=False),
+    sa.Column("mu_after", sa.Float, nullable=False),
+    sa.Column("sigma_after", sa.Float, nullable=False),
+    sa.Index("belot_account_games_by_account", "account_id", "finished"),
+)
+rematches_table = sa.Table(
+    "belot_rematches", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("belot_tables.id"), primary_key=True),
+    sa.Column("new_table_id", sa.String(32), sa.ForeignKey("belot_tables.id"), nullable=False),
 )
 
 

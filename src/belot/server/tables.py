@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import logging
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -203,6 +204,12 @@ class Table:
         if status is not None:
             self.status = status
         self.last_action = (seat, action, bot)
+        if status == FINISHED:
+            for hook in self.lobby.on_finished:
+                try:
+                    hook(self)
+                except Exception:  # the match is stored; a failed hook (ratings) must not undo it
+                    log.exception("table %s: a hook on the end of the match failed", self.id)
         self.turns.moved()
         self.turns.schedule()
         self.messages.broadcast()
@@ -228,6 +235,17 @@ class Table:
         self.messages.broadcast()
         self.turns.schedule()
         return seat, token
+
+    def new_token(self, seat: int) -> str:
+        """A fresh token for a taken human seat (its player is back from another browser); the old
+        token no longer holds the seat."""
+        st = self.seats[seat]
+        if not st.is_human or st.token_hash is None:
+            raise TableError("seat_free", f"seat {seat} is not taken", 409)
+        token, token_hash = self.seats.new_token()
+        self.log.set_seat(seat, token_hash, st.name)
+        st.token_hash = token_hash
+        return token
 
     def leave(self, token: Any) -> None:
         seat = self.seat_of(token)
@@ -267,6 +285,7 @@ class Lobby:
         self.quota = Quota(self.limits)
         self.tables: dict[str, Table] = {}
         self._waiting_by: dict[str, set[str]] = {}  # client address -> tables it created, maybe waiting
+        self.on_finished: list[Callable[[Table], None]] = []  # called when a match ends (accounts' ratings)
 
     def create(self, request: CreateTable, address: str = "") -> tuple[Table, int | None, str | None]:
         """A new table as ``request`` asks, created by the client at ``address``; TableError (429)

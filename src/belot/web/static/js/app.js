@@ -6,6 +6,7 @@ import { initialLanguage, language, setLanguage, t, LANGUAGES } from "./i18n.js"
 import { showLobby } from "./lobby.js";
 import { showTable } from "./table.js";
 import { showReplay } from "./replay.js";
+import { showAccount, showLeaderboard, showProfile, renderAccountLink, whoami } from "./account.js";
 import { navigate, onNavigate } from "./ui.js";
 
 let page = null; // the current page object: {render(), close()}
@@ -19,6 +20,9 @@ function route() {
   let m;
   if ((m = path.match(/^\/t\/([\w-]+)\/?$/))) page = showTable(main, m[1]);
   else if ((m = path.match(/^\/replay\/([\w-]+)\/?$/))) page = showReplay(main, m[1]);
+  else if ((m = path.match(/^\/u\/([^/]+)\/?$/))) page = showProfile(main, decodeURIComponent(m[1]));
+  else if (/^\/leaderboard\/?$/.test(path)) page = showLeaderboard(main);
+  else if (/^\/account\/?$/.test(path)) page = showAccount(main);
   else page = showLobby(main);
 }
 
@@ -29,6 +33,7 @@ function renderChrome() {
   sel.setAttribute("title", t("web.language"));
   for (const opt of sel.options) opt.textContent = t("web.lang." + opt.value);
   sel.value = language();
+  renderAccountLink();
 }
 
 async function start() {
@@ -53,6 +58,7 @@ async function start() {
   await setLanguage(initialLanguage());
   renderChrome();
   route();
+  whoami();
 }
 
 start();

@@ -5,6 +5,7 @@ import { api, saveToken, savedTokens, forgetToken } from "./net.js";
 import { t, esc, language } from "./i18n.js";
 import { navigate, toast } from "./ui.js";
 import { botName, seatName } from "./names.js";
+import { whoami } from "./account.js";
 
 const NAME_KEY = "belot.name";
 
@@ -22,6 +23,7 @@ export function showLobby(main) {
   let target = 151;
   let timer = 0; // seconds for each move, 0: no turn timer
   let alive = true;
+  let account = null; // the logged-in account, if any: it plays under its own name
 
   async function load() {
     try {
@@ -30,7 +32,13 @@ export function showLobby(main) {
       if (!touched) choice = [null, b.default, b.default, b.default];
       open = o.tables || [];
       finished = (all.tables || []).filter((x) => x.status === "finished");
+      const me = await whoami(true);
+      account = me.account;
       mine = await myTables();
+      // With an account the server knows its running tables, also those this browser has no token for.
+      for (const { table, seat } of me.tables || []) {
+        if (!mine.some((x) => x.table.id === table.id)) mine.push({ table, seat, resume: true });
+      }
     } catch (e) {
       toast(t("web.error", { message: e.message }));
     }
@@ -70,13 +78,15 @@ export function showLobby(main) {
     }
   }
 
-  function myItem({ table, seat }) {
+  function myItem({ table, seat, resume }) {
     const score = `${table.score[0]} – ${table.score[1]} / ${table.target}`;
     const partner = seat === null || seat === undefined ? "" : seatName(table, (seat + 2) % 4, null);
     return `<li data-table="${esc(table.id)}"><div class="row"><strong>${esc(table.id)}</strong>
       <span class="muted">${esc(score)}</span></div>
       ${partner ? `<div class="muted">${esc(t("web.seat.partner_named", { name: partner }))}</div>` : ""}
-      <div class="row"><a class="primary" data-link href="/t/${esc(table.id)}">${esc(t("web.lobby.continue"))}</a></div></li>`;
+      <div class="row">${resume
+        ? `<button class="primary" data-resume="${esc(table.id)}">${esc(t("web.lobby.continue"))}</button>`
+        : `<a class="primary" data-link href="/t/${esc(table.id)}">${esc(t("web.lobby.continue"))}</a>`}</div></li>`;
   }
 
   /** A finished game: when, who played in which team, and who won. */
@@ -115,8 +125,9 @@ export function showLobby(main) {
       <section class="box" aria-labelledby="new-h">
         <h2 id="new-h">${esc(t("web.lobby.new_table"))}</h2>
         <form id="create">
-          <label for="name">${esc(t("web.lobby.your_name"))}</label>
-          <input id="name" name="name" maxlength="40" autocomplete="nickname" placeholder="${esc(t("web.lobby.name_placeholder"))}" value="${esc(myName())}">
+          ${account ? `<p id="playing-as">${esc(t("web.account.playing_as", { name: account.name }))}</p>`
+          : `<label for="name">${esc(t("web.lobby.your_name"))}</label>
+          <input id="name" name="name" maxlength="40" autocomplete="nickname" placeholder="${esc(t("web.lobby.name_placeholder"))}" value="${esc(myName())}">`}
           <label>${esc(t("web.lobby.seat", { n: 1 }))}</label>
           <div>${esc(t("web.lobby.seat_you"))}</div>
           ${[1, 2, 3].map((s) => `<label for="seat${s}">${esc(t("web.lobby.seat", { n: s + 1 }))}</label>
@@ -142,16 +153,17 @@ export function showLobby(main) {
       </section></div>`;
 
     const nameInput = main.querySelector("#name");
-    nameInput.addEventListener("change", () => localStorage.setItem(NAME_KEY, nameInput.value.trim()));
+    // "input", not only "change": the lobby renders again when its lists arrive, and keeps what was typed.
+    if (nameInput) nameInput.addEventListener("input", () => localStorage.setItem(NAME_KEY, nameInput.value.trim()));
     main.querySelectorAll("select[data-seat]").forEach((sel) =>
       sel.addEventListener("change", () => { choice[+sel.dataset.seat] = sel.value; touched = true; }));
-    main.querySelector("#target").addEventListener("change", (e) => { target = e.target.value; });
+    main.querySelector("#target").addEventListener("input", (e) => { target = e.target.value; });
     main.querySelector("#timer").addEventListener("change", (e) => { timer = +e.target.value; });
     main.querySelector("#refresh").addEventListener("click", load);
     main.querySelector("#create").addEventListener("submit", async (ev) => {
       ev.preventDefault();
-      const name = nameInput.value.trim();
-      localStorage.setItem(NAME_KEY, name);
+      const name = nameInput ? nameInput.value.trim() : "";
+      if (nameInput) localStorage.setItem(NAME_KEY, name);
       const seats = ["human", ...[1, 2, 3].map((s) => main.querySelector(`#seat${s}`).value)];
       const tgt = parseInt(main.querySelector("#target").value, 10) || 151;
       try {
@@ -164,6 +176,15 @@ export function showLobby(main) {
       }
     });
     main.querySelectorAll("[data-join]").forEach((b) => b.addEventListener("click", () => joinTable(b.dataset.join)));
+    main.querySelectorAll("[data-resume]").forEach((b) => b.addEventListener("click", async () => {
+      try {
+        const res = await api(`/api/tables/${b.dataset.resume}/resume`, {});
+        saveToken(res.table.id, res.token);
+        navigate(`/t/${res.table.id}`);
+      } catch (e) {
+        toast(t("web.error", { message: e.message }));
+      }
+    }));
     main.querySelectorAll("[data-copy]").forEach((b) => b.addEventListener("click", async () => {
       try { await navigator.clipboard.writeText(b.dataset.copy); toast(t("web.lobby.copied")); }
       catch { toast(b.dataset.copy); }

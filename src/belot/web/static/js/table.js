@@ -3,13 +3,14 @@
 // the end-of-deal summary and the match end. Everything shown comes from the server's `state`
 // messages (docs/protocol.md); the legal actions are the server's `legal` list, sent back unchanged.
 
-import { api, savedToken, forgetToken, TableSocket, ApiError } from "./net.js";
+import { api, savedToken, saveToken, forgetToken, TableSocket, ApiError } from "./net.js";
 import { t, esc } from "./i18n.js";
 import { cardFace, cardBack, cardWords, cardShort, sortHand } from "./cards.js";
 import { callHtml, multiplierText, seatName, plainSeatName, botName, partnerOf, teamWord, declName } from "./names.js";
 import { sheetHtml, summaryHtml } from "./sheet.js";
-import { banner, toast } from "./ui.js";
+import { banner, navigate, toast } from "./ui.js";
 import { joinTable, myName } from "./lobby.js";
+import { accountName } from "./account.js";
 
 const POSITIONS = ["bottom", "right", "top", "left"];
 
@@ -417,6 +418,17 @@ export function showTable(main, tableId) {
     return "";
   }
 
+  /** The same four again: the first to ask creates the new table, each other player gets their seat there. */
+  async function rematch() {
+    try {
+      const res = await api(`/api/tables/${tableId}/rematch`, { token });
+      saveToken(res.table.id, res.token);
+      navigate(`/t/${res.table.id}`);
+    } catch (e) {
+      toast(t("web.error", { message: e.message }));
+    }
+  }
+
   function matchEndHtml() {
     const v = msg.view;
     const team = myTeam();
@@ -430,6 +442,7 @@ export function showTable(main, tableId) {
       <p class="final">${esc(t("web.match.final", finalScore(v, team, order)))}</p>
       ${sheetHtml(v.history, v.target, team, v.winner)}${lastResult}
       <div class="buttons"><a class="secondary" data-link href="/replay/${esc(tableId)}">${esc(t("web.match.replay"))}</a>
+        ${token ? `<button class="secondary" id="btn-rematch">${esc(t("web.match.rematch"))}</button>` : ""}
         <a class="secondary" data-link href="/">${esc(t("web.table.back_to_lobby"))}</a>
         <button class="primary" data-close-end>${esc(t("web.summary.ok"))}</button></div></div></div>`;
   }
@@ -446,9 +459,11 @@ export function showTable(main, tableId) {
     if (!free.length || table.status === "finished") return "";
     // Someone who came by the link is asked for a name, so the table does not call them "Seat 3".
     const name = joinName ?? myName();
+    const account = accountName(); // logged in: the server seats the account's name, nothing to type
     return `<div class="seat-chooser"><p>${esc(t("web.table.choose_seat"))}</p>
-      <label for="join-name">${esc(t("web.lobby.your_name"))}</label>
-      <input id="join-name" maxlength="40" autocomplete="nickname" placeholder="${esc(t("web.lobby.name_placeholder"))}" value="${esc(name)}">
+      ${account ? `<p id="playing-as">${esc(t("web.account.playing_as", { name: account }))}</p>`
+      : `<label for="join-name">${esc(t("web.lobby.your_name"))}</label>
+      <input id="join-name" maxlength="40" autocomplete="nickname" placeholder="${esc(t("web.lobby.name_placeholder"))}" value="${esc(name)}">`}
       <div class="sit-buttons">${free.map((s) =>
       `<button class="call" data-sit="${s.seat}">${esc(t("web.lobby.sit"))}: ${esc(t("web.lobby.seat", { n: s.seat + 1 }))}</button>`).join(" ")}</div>
       <p class="name-needed hidden" id="name-needed" role="alert">${esc(t("web.table.name_needed"))}</p></div>`;
@@ -464,13 +479,13 @@ export function showTable(main, tableId) {
       }
     }
     main.querySelectorAll("[data-sit]").forEach((b) => b.addEventListener("click", () => {
-      const name = (input ? input.value : myName()).trim();
+      const name = (input ? input.value : accountName() || myName()).trim();
       if (!name) {
         main.querySelector("#name-needed").classList.remove("hidden");
         if (input) input.focus();
         return;
       }
-      localStorage.setItem("belot.name", name);
+      if (input) localStorage.setItem("belot.name", name);
       joinTable(tableId, +b.dataset.sit);
     }));
   }
@@ -502,6 +517,8 @@ export function showTable(main, tableId) {
     }
     const end = main.querySelector("[data-close-end]");
     if (end) end.addEventListener("click", () => { matchEndSeen = true; render(); });
+    const again = main.querySelector("#btn-rematch");
+    if (again) again.addEventListener("click", rematch);
     if (focusCard) {
       const el = main.querySelector(`#hand .card.legal[data-card="${focusCard}"]`);
       if (el && !main.querySelector(".overlay") && !beloteFor) el.focus({ preventScroll: true });

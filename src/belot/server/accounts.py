@@ -1,0 +1,455 @@
+"""Accounts of players who come back: a name, a password, a session cookie, a history and a rating.
+
+Guests still play with no account. An account is a name (`names.clean_name`, unique ignoring case)
+and a password, of which only an argon2id hash is stored (`argon2-cffi`). Logging in sets the
+cookie ``belot_session`` (HttpOnly, SameSite=Lax, Secure over https) holding a random token of which
+the database keeps only the SHA-256, like a seat's token. Failed logins are counted per client
+address and per account name (`LoginLimiter`): past the limit a login is refused with 429 for a
+while, whatever the password. Passwords and tokens are never logged nor sent back.
+
+A logged-in player who creates or joins a table plays under the account's name, and the seat is
+linked to the account (``belot_seat_accounts``): the lobby lists the account's running tables from
+any browser, and `resume` gives the seat a fresh token there. When a match with at least one
+account seat ends, `Accounts.finished` writes each account's line of history and its new rating
+(`ratings.rate`) in one transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections import defaultdict, deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import sqlalchemy as sa
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from fastapi import FastAPI, Request, Response
+from pydantic import Field, field_validator
+from starlette.concurrency import run_in_threadpool
+
+from . import ratings
+from .errors import TableError
+from .names import BadName, clean_name, clean_stored_name
+from .requests import Body, CreateTable, parse
+from .seats import token_hash
+from .settings import FINISHED
+from .storage import (
+    Storage,
+    account_games_table,
+    accounts_table,
+    rematches_table,
+    seat_accounts_table,
+    sessions_table,
+    tables_table,
+)
+
+if TYPE_CHECKING:
+    from .tables import Lobby, Table
+
+COOKIE = "belot_session"
+SESSION_DAYS = 30
+MIN_PASSWORD = 8
+MAX_PASSWORD = 256  # argon2 takes any length; a bound keeps a request's hashing cost bounded
+HASHER = PasswordHasher()  # argon2id, the library's default cost (RFC 9106 low-memory profile)
+
+
+def name_key(name: str) -> str:
+    """What makes two names the same account: case and spacing ignored."""
+    return name.casefold()
+
+
+class Credentials(Body):
+    """``POST /api/accounts`` and ``POST /api/login``: a name and a password."""
+
+    name: str
+    password: str = Field(..., max_length=MAX_PASSWORD)
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        return clean_name(v, "name")
+
+
+class Rematch(Body):
+    """``POST /api/tables/{id}/rematch``: the token of a seat of the finished table (or none: the
+    logged-in account's seat)."""
+
+    token: str | None = None
+
+
+@dataclass(frozen=True)
+class Account:
+    id: int
+    name: str
+    mu: float
+    sigma: float
+    games: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "rating": rating_json(self.mu, self.sigma), "games": self.games,
+                "links": {"profile": f"/u/{self.name}"}}
+
+
+def rating_json(mu: float, sigma: float) -> dict[str, float]:
+    return {"mu": round(mu, 2), "sigma": round(sigma, 2), "ordinal": round(ratings.ordinal(mu, sigma), 2)}
+
+
+class LoginLimiter:
+    """Failed logins per client address and per account name in a sliding window.
+
+    ``tries`` failures within ``window`` seconds, by an address or against a name, refuse the next
+    login from that address or for that name until the oldest failure leaves the window.
+    """
+
+    def __init__(self, tries: int = 5, window: float = 300.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.tries, self.window, self.clock = tries, window, clock
+        self.failures: dict[str, deque[float]] = defaultdict(deque)
+
+    def _recent(self, key: str) -> deque[float]:
+        q = self.failures[key]
+        now = self.clock()
+        while q and q[0] <= now - self.window:
+            q.popleft()
+        if not q:
+            self.failures.pop(key, None)
+        return q
+
+    def check(self, address: str, name: str) -> None:
+        for key in (f"a:{address}", f"n:{name_key(name)}"):
+            q = self._recent(key)
+            if len(q) >= self.tries:
+                wait = max(1, int(q[0] + self.window - self.clock()) + 1)
+                raise TableError("too_many_logins", f"too many failed logins from your address or for this name; "
+                                 f"try again in {wait} seconds", 429)
+
+    def failed(self, address: str, name: str) -> None:
+        now = self.clock()
+        for key in (f"a:{address}", f"n:{name_key(name)}"):
+            self.failures[key].append(now)
+
+
+class Accounts:
+    """The accounts' reads and writes (SQLAlchemy core, portable SQL) and what the routes decide."""
+
+    def __init__(self, storage: Storage, limiter: LoginLimiter | None = None, signups_per_hour: int = 10) -> None:
+        self.storage = storage
+        self.engine = storage.engine
+        self.limiter = limiter or LoginLimiter()
+        # Each registration costs an argon2 hash (tens of ms and 64 MiB): a flood of them is refused.
+        self.signups = LoginLimiter(tries=signups_per_hour, window=3600.0, clock=self.limiter.clock)
+
+    def check_signup(self, address: str) -> None:
+        q = self.signups._recent(f"a:{address}")
+        if len(q) >= self.signups.tries:
+            raise TableError("too_many_accounts", f"your address registered {len(q)} accounts in the last hour "
+                             f"(at most {self.signups.tries}); try again later", 429)
+        self.signups.failures[f"a:{address}"].append(self.signups.clock())
+
+    # -- accounts and sessions ------------------------------------------------------------------
+
+    def register(self, name: str, password: str) -> Account:
+        if len(password) < MIN_PASSWORD:
+            raise TableError("bad_password", f"a password has at least {MIN_PASSWORD} characters", 400)
+        if self.by_name(name) is not None:
+            raise TableError("name_taken", f"there is already an account named {name!r}", 409)
+        hashed = HASHER.hash(password)
+        try:
+            with self.engine.begin() as c:
+                c.execute(sa.insert(accounts_table).values(
+                    name=name, name_key=name_key(name), password_hash=hashed, created=time.time(),
+                    mu=ratings.DEFAULT_MU, sigma=ratings.DEFAULT_SIGMA, games=0,
+                ))
+        except sa.exc.IntegrityError:  # registered meanwhile
+            raise TableError("name_taken", f"there is already an account named {name!r}", 409) from None
+        account = self.by_name(name)
+        assert account is not None
+        return account
+
+    def by_name(self, name: str) -> Account | None:
+        with self.engine.connect() as c:
+            row = c.execute(sa.select(accounts_table).where(accounts_table.c.name_key == name_key(name))).first()
+        return None if row is None else _account(row)
+
+    def login(self, name: str, password: str, address: str) -> Account:
+        self.limiter.check(address, name)
+        with self.engine.connect() as c:
+            row = c.execute(sa.select(accounts_table).where(accounts_table.c.name_key == name_key(name))).first()
+        ok = False
+        try:
+            # An unknown name costs a hash too, so the time does not tell which names exist.
+            ok = HASHER.verify(row.password_hash if row is not None else _DUMMY_HASH, password)
+        except (VerificationError, InvalidHashError):
+            ok = False
+        if row is None or not ok:
+            self.limiter.failed(address, name)
+            raise TableError("bad_login", "wrong name or password", 401)
+        return _account(row)
+
+    def new_session(self, account: Account) -> str:
+        token = secrets.token_urlsafe(32)
+        now = time.time()
+        with self.engine.begin() as c:
+            c.execute(sa.insert(sessions_table).values(
+                token_hash=token_hash(token), account_id=account.id, created=now, expires=now + SESSION_DAYS * 86400,
+            ))
+        return token
+
+    def end_session(self, token: str | None) -> None:
+        if token:
+            with self.engine.begin() as c:
+                c.execute(sa.delete(sessions_table).where(sessions_table.c.token_hash == token_hash(token)))
+
+    def of_session(self, token: str | None) -> Account | None:
+        if not token or len(token) > 200:
+            return None
+        s, a = sessions_table.c, accounts_table
+        with self.engine.connect() as c:
+            row = c.execute(
+                sa.select(a).join(sessions_table, s.account_id == a.c.id)
+                .where(s.token_hash == token_hash(token), s.expires > time.time())
+            ).first()
+        return None if row is None else _account(row)
+
+    def current(self, request: Request) -> Account | None:
+        return self.of_session(request.cookies.get(COOKIE))
+
+    # -- seats ----------------------------------------------------------------------------------
+
+    def seat_name(self, account: Account | None, name: str | None) -> str | None:
+        """The name a seat is taken under: the account's; a guest may not take an account's name."""
+        if account is not None:
+            return account.name
+        if name is not None and self.by_name(name) is not None:
+            raise TableError("name_registered", f"{name!r} is the name of an account; log in to play under it, "
+                             "or choose another name", 409)
+        return name
+
+    def link(self, table_id: str, seat: int, account: Account | None) -> None:
+        if account is None:
+            return
+        with self.engine.begin() as c:
+            c.execute(sa.delete(seat_accounts_table).where(
+                seat_accounts_table.c.table_id == table_id, seat_accounts_table.c.seat == seat))
+            c.execute(sa.insert(seat_accounts_table).values(table_id=table_id, seat=seat, account_id=account.id))
+
+    def unlink(self, table_id: str, seat: int) -> None:
+        with self.engine.begin() as c:
+            c.execute(sa.delete(seat_accounts_table).where(
+                seat_accounts_table.c.table_id == table_id, seat_accounts_table.c.seat == seat))
+
+    def linked(self, table_id: str) -> dict[int, int]:
+        """seat -> account id of a table's account seats."""
+        with self.engine.connect() as c:
+            rows = c.execute(sa.select(seat_accounts_table.c.seat, seat_accounts_table.c.account_id)
+                             .where(seat_accounts_table.c.table_id == table_id))
+            return {r.seat: r.account_id for r in rows}
+
+    def running(self, account: Account) -> list[tuple[str, int]]:
+        """(table id, seat) of the account's tables not finished, newest first."""
+        sa_, t = seat_accounts_table.c, tables_table.c
+        with self.engine.connect() as c:
+            rows = c.execute(
+                sa.select(sa_.table_id, sa_.seat).join(tables_table, t.id == sa_.table_id)
+                .where(sa_.account_id == account.id, t.status != FINISHED).order_by(t.created.desc()).limit(50)
+            )
+            return [(r.table_id, r.seat) for r in rows]
+
+    # -- the end of a match ---------------------------------------------------------------------
+
+    def finished(self, table: Table) -> None:
+        """A match ended: each account seat's history line and new rating (once per table)."""
+        links = self.linked(table.id)
+        if not links or table.match.winner is None:
+            return
+        players_json = json.dumps(table.seats.players(), ensure_ascii=False)
+        score = list(table.match.score)
+        with self.engine.begin() as c:
+            if c.execute(sa.select(account_games_table.c.table_id)
+                         .where(account_games_table.c.table_id == table.id).limit(1)).first():
+                return
+            rows = {r.id: r for r in c.execute(sa.select(accounts_table).where(accounts_table.c.id.in_(set(links.values()))))}
+            players: list[ratings.Player] = []
+            seen: set[int] = set()
+            for s, seat in enumerate(table.seats):
+                aid = links.get(s)
+                if aid is not None and aid in rows and aid not in seen:  # one account at two seats: rated once
+                    seen.add(aid)
+                    players.append(("account", rows[aid].mu, rows[aid].sigma))
+                else:
+                    players.append(seat.kind if not seat.is_human else "guest")
+            new = ratings.rate(players, table.match.winner)
+            now = time.time()
+            for s, (mu, sigma) in new.items():
+                old = rows[links[s]]
+                c.execute(sa.update(accounts_table).where(accounts_table.c.id == old.id)
+                          .values(mu=mu, sigma=sigma, games=accounts_table.c.games + 1))
+                c.execute(sa.insert(account_games_table).values(
+                    table_id=table.id, account_id=old.id, seat=s, finished=now, players=players_json,
+                    score0=score[0], score1=score[1], winner=table.match.winner,
+                    mu_before=old.mu, sigma_before=old.sigma, mu_after=mu, sigma_after=sigma,
+                ))
+
+    # -- pages ----------------------------------------------------------------------------------
+
+    def profile(self, name: str, limit: int = 100) -> dict[str, Any]:
+        account = self.by_name(name)
+        if account is None:
+            raise TableError("no_account", f"there is no account named {name!r}", 404)
+        g = account_games_table.c
+        with self.engine.connect() as c:
+            rows = c.execute(sa.select(account_games_table).where(g.account_id == account.id)
+                             .order_by(g.finished.desc()).limit(limit)).all()
+        games = []
+        for r in rows:
+            names = [clean_stored_name(n) for n in json.loads(r.players)]
+            team = r.seat % 2
+            games.append({
+                "table": r.table_id, "finished": r.finished, "seat": r.seat,
+                "partner": names[(r.seat + 2) % 4], "opponents": [names[(r.seat + 1) % 4], names[(r.seat + 3) % 4]],
+                "players": names, "score": [r.score0, r.score1], "winner": r.winner, "won": r.winner == team,
+                "rating_before": rating_json(r.mu_before, r.sigma_before),
+                "rating_after": rating_json(r.mu_after, r.sigma_after),
+                "links": {"replay": f"/replay/{r.table_id}"},
+            })
+        return {"account": account.to_json(), "games": games}
+
+    def leaderboard(self, limit: int = 100) -> list[dict[str, Any]]:
+        a = accounts_table.c
+        with self.engine.connect() as c:
+            rows = c.execute(sa.select(accounts_table).where(a.games > 0)
+                             .order_by((a.mu - 3 * a.sigma).desc(), a.name_key).limit(limit)).all()
+        return [_account(r).to_json() for r in rows]
+
+    def rematch_of(self, table_id: str) -> str | None:
+        with self.engine.connect() as c:
+            row = c.execute(sa.select(rematches_table.c.new_table_id)
+                            .where(rematches_table.c.table_id == table_id)).first()
+        return None if row is None else str(row[0])
+
+    def set_rematch(self, table_id: str, new_table_id: str) -> None:
+        with self.engine.begin() as c:
+            c.execute(sa.insert(rematches_table).values(table_id=table_id, new_table_id=new_table_id))
+
+
+_DUMMY_HASH = HASHER.hash(secrets.token_urlsafe(16))
+
+
+def _account(row: Any) -> Account:
+    return Account(id=row.id, name=clean_stored_name(row.name), mu=row.mu, sigma=row.sigma, games=row.games)
+
+
+def set_cookie(response: Response, request: Request, token: str) -> None:
+    response.set_cookie(COOKIE, token, max_age=SESSION_DAYS * 86400, httponly=True, samesite="lax",
+                        secure=request.url.scheme == "https", path="/")
+
+
+def add_routes(app: FastAPI, lobby: Lobby, accounts: Accounts, body_of: Callable[[Request], Any],
+               address_of: Callable[[Request], str]) -> None:
+    """The account routes of docs/protocol.md ("Accounts")."""
+
+    @app.post("/api/accounts", status_code=201)
+    async def register(request: Request, response: Response) -> dict[str, Any]:
+        body = parse(Credentials, await body_of(request))
+        accounts.check_signup(address_of(request))
+        account = await run_in_threadpool(accounts.register, body.name, body.password)
+        set_cookie(response, request, accounts.new_session(account))
+        return {"account": account.to_json()}
+
+    @app.post("/api/login")
+    async def login(request: Request, response: Response) -> dict[str, Any]:
+        body = parse(Credentials, await body_of(request))
+        account = await run_in_threadpool(accounts.login, body.name, body.password, address_of(request))
+        set_cookie(response, request, accounts.new_session(account))
+        return {"account": account.to_json()}
+
+    @app.post("/api/logout")
+    async def logout(request: Request, response: Response) -> dict[str, Any]:
+        accounts.end_session(request.cookies.get(COOKIE))
+        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
+        return {"account": None}
+
+    @app.get("/api/me")
+    async def me(request: Request) -> dict[str, Any]:
+        account = accounts.current(request)
+        if account is None:
+            return {"account": None, "tables": []}
+        tables = []
+        for table_id, seat in accounts.running(account):
+            table = lobby.get(table_id)
+            if table is not None and table.status != FINISHED:
+                tables.append({"table": table.info(), "seat": seat})
+        return {"account": account.to_json(), "tables": tables}
+
+    @app.get("/api/users/{name}")
+    async def profile(name: str) -> dict[str, Any]:
+        try:
+            name = clean_name(name)
+        except BadName:
+            raise TableError("no_account", "there is no account of that name", 404) from None
+        return accounts.profile(name)
+
+    @app.get("/api/leaderboard")
+    async def leaderboard() -> dict[str, Any]:
+        bots = [{"bot": b, "mu": round(mu, 2), "sigma": ratings.BOT_SIGMA,
+                 "ordinal": round(ratings.ordinal(mu, ratings.BOT_SIGMA), 2)} for b, mu in ratings.bot_ratings().items()]
+        return {"players": accounts.leaderboard(), "bots": bots}
+
+    @app.post("/api/tables/{table_id}/resume")
+    async def resume(table_id: str, request: Request) -> dict[str, Any]:
+        """A fresh token for the logged-in account's seat at a running table (another browser)."""
+        account = accounts.current(request)
+        if account is None:
+            raise TableError("not_logged_in", "log in to return to your tables", 401)
+        table = _table(lobby, table_id)
+        seats = [s for s, aid in accounts.linked(table_id).items() if aid == account.id]
+        if not seats or table.status == FINISHED:
+            raise TableError("not_your_table", "your account holds no seat at this running table", 403)
+        token = table.new_token(seats[0])
+        return {"table": table.info(), "seat": seats[0], "token": token}
+
+    @app.post("/api/tables/{table_id}/rematch")
+    async def rematch(table_id: str, request: Request) -> dict[str, Any]:
+        """A new match with the same seats and settings; each player of the finished one who asks
+        gets their same seat there (the first to ask creates it)."""
+        table = _table(lobby, table_id)
+        body = parse(Rematch, await body_of(request))
+        account = accounts.current(request)
+        seat = table.seat_of(body.token)
+        if seat is None and account is not None:
+            seat = next((s for s, aid in accounts.linked(table_id).items() if aid == account.id), None)
+        if seat is None:
+            raise TableError("bad_token", "only a player of this table may ask for a rematch", 403)
+        if table.status != FINISHED:
+            raise TableError("in_progress", "the match is not finished", 409)
+        new_id = accounts.rematch_of(table_id)
+        new = lobby.get(new_id) if new_id else None
+        if new is None:
+            s = table.settings
+            request_body = CreateTable.model_validate({
+                "target": s.target, "seats": list(s.seats), "names": list(s.names), "substitute": s.substitute,
+                "turn_timer": s.turn_timer,
+            })
+            new, _, _ = lobby.create(request_body, address_of(request))
+            accounts.set_rematch(table_id, new.id)
+        name = account.name if account is not None else table.seats[seat].name
+        linked = accounts.linked(table_id).get(seat)
+        if account is not None and linked is not None and linked != account.id:
+            account = None  # the seat was another account's: join as its guest name
+            name = table.seats[seat].name
+        got, token = new.join(seat, name)
+        accounts.link(new.id, got, account if account is not None and linked == account.id else None)
+        return {"table": new.info(), "seat": got, "token": token}
+
+
+def _table(lobby: Lobby, table_id: str) -> Table:
+    table = lobby.get(table_id)
+    if table is None:
+        raise TableError("no_table", f"there is no table {table_id!r}", 404)
+    return table
+
+
+__all__ = ["COOKIE", "Account", "Accounts", "Credentials", "LoginLimiter", "add_routes", "name_key"]

@@ -1,0 +1,225 @@
+"""Accounts (issue 21 B): registering, logging in, the session cookie, seats linked to accounts,
+the rating update at the end of a match, the profile, the leaderboard, resume and rematch."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+from server_helpers import play_over_websockets
+
+from belot.server import ratings
+from belot.server.accounts import COOKIE, LoginLimiter
+from belot.server.app import create_app
+
+PASSWORD = "correct horse battery"
+
+
+def make_client(tmp_path: Path, **kwargs: Any) -> TestClient:
+    kwargs.setdefault("bot_delay", 0.0)
+    return TestClient(create_app(f"sqlite:///{tmp_path / 'belot.sqlite3'}", **kwargs))
+
+
+def register(client: TestClient, name: str, password: str = PASSWORD) -> Any:
+    return client.post("/api/accounts", json={"name": name, "password": password})
+
+
+def test_register_refuses_bad_names_short_passwords_and_duplicates(tmp_path: Path) -> None:
+    with make_client(tmp_path) as client:
+        for bad in ["", "   ", "a\u202eb", "\u200b", "x" * 33]:
+            r = register(client, bad)
+            assert r.status_code == 400, (bad, r.text)
+            assert r.json()["error"]["code"] == "bad_request"
+        r = register(client, "Ayşe", "short")
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_password"
+        assert register(client, "Ayşe").status_code == 201
+        for same in ["Ayşe", "AYŞE", "  ayşe "]:
+            r = register(client, same)
+            assert r.status_code == 409 and r.json()["error"]["code"] == "name_taken", same
+        r = client.post("/api/accounts", json={"name": "x", "password": PASSWORD, "admin": True})
+        assert r.status_code == 400  # extra fields refused
+
+
+def test_password_stored_as_argon2_hash_only(tmp_path: Path) -> None:
+    with make_client(tmp_path) as client:
+        r = register(client, "Mehmet")
+        assert r.status_code == 201
+        assert PASSWORD not in r.text and r.cookies.get(COOKIE) not in r.text
+        token = client.cookies.get(COOKIE)
+    db = sqlite3.connect(tmp_path / "belot.sqlite3")
+    (hashed,) = db.execute("select password_hash from belot_accounts").fetchone()
+    assert hashed.startswith("$argon2id$")
+    dump = "\n".join(db.iterdump())
+    assert PASSWORD not in dump and token not in dump
+    db.close()
+
+
+def test_cookie_flags_login_logout_and_me(tmp_path: Path) -> None:
+    with make_client(tmp_path) as client:
+        r = register(client, "Petar")
+        cookie = r.headers["set-cookie"]
+        assert f"{COOKIE}=" in cookie and "HttpOnly" in cookie and "SameSite=lax" in cookie and "Path=/" in cookie
+        assert client.get("/api/me").json()["account"]["name"] == "Petar"
+        assert client.post("/api/logout").json() == {"account": None}
+        assert client.get("/api/me").json()["account"] is None
+        r = client.post("/api/login", json={"name": "petar", "password": PASSWORD})
+        assert r.status_code == 200 and r.json()["account"]["name"] == "Petar"
+        assert "HttpOnly" in r.headers["set-cookie"]
+        assert client.get("/api/me").json()["account"]["name"] == "Petar"
+
+
+def test_login_wrong_password_401_then_rate_limited_429(tmp_path: Path) -> None:
+    now = [0.0]
+    limiter = LoginLimiter(tries=3, window=60, clock=lambda: now[0])
+    with make_client(tmp_path, login_limiter=limiter) as client:
+        register(client, "Elif")
+        client.post("/api/logout")
+        for _ in range(3):
+            r = client.post("/api/login", json={"name": "Elif", "password": "wrong password"})
+            assert r.status_code == 401 and r.json()["error"]["code"] == "bad_login"
+        r = client.post("/api/login", json={"name": "Elif", "password": PASSWORD})  # even the right one
+        assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_logins"
+        assert "try again in" in r.json()["error"]["message"]
+        r = client.post("/api/login", json={"name": "nobody", "password": PASSWORD})  # the same address
+        assert r.status_code == 429
+        now[0] = 61.0
+        assert client.post("/api/login", json={"name": "Elif", "password": PASSWORD}).status_code == 200
+
+
+def test_per_account_limit_across_addresses() -> None:
+    limiter = LoginLimiter(tries=2, window=60, clock=lambda: 0.0)
+    limiter.failed("1.1.1.1", "Elif")
+    limiter.failed("2.2.2.2", "ELIF")
+    with pytest.raises(Exception, match="too many failed logins"):
+        limiter.check("3.3.3.3", "elif")
+    limiter.check("3.3.3.3", "someone else")
+
+
+def test_rating_update_known_numbers() -> None:
+    """An account (25, 25/3) with a guest partner beats two heuristic bots: OpenSkill's
+    Plackett-Luce update, computed by hand with the model's formulas (beta 25/6, kappa 1e-4)."""
+    new = ratings.rate([("account", 25.0, 25 / 3), "bot:heuristic", "guest", "bot:heuristic"], winner=0)
+    assert set(new) == {0}
+    mu, sigma = new[0]
+    assert mu == pytest.approx(27.6202, abs=1e-3)
+    assert sigma == pytest.approx(7.9590, abs=1e-3)
+    lost = ratings.rate([("account", 25.0, 25 / 3), "bot:heuristic", "guest", "bot:heuristic"], winner=1)
+    assert lost[0][0] == pytest.approx(25 - (27.6202 - 25), abs=1e-3)
+
+
+def test_bot_ratings_reproduce_the_tournaments() -> None:
+    """The fixed bot ratings make the model predict the match win rates of docs/strength.md."""
+    bots = ratings.bot_ratings()
+    assert bots["bot:random"] < bots["bot:heuristic"] == 25 < bots["bot:pimc"]
+    m = ratings.MODEL
+
+    def p(a: str, b: str) -> float:
+        ra, rb = m.rating(mu=bots[a], sigma=ratings.BOT_SIGMA), m.rating(mu=bots[b], sigma=ratings.BOT_SIGMA)
+        return float(m.predict_win([[ra, ra], [rb, rb]])[0])
+
+    assert p("bot:heuristic", "bot:random") == pytest.approx(378 / 380, abs=1e-6)
+    assert p("bot:pimc", "bot:heuristic") == pytest.approx(283 / 360, abs=1e-6)
+
+
+def test_account_seat_match_history_rating_and_leaderboard(tmp_path: Path) -> None:
+    with make_client(tmp_path) as client:
+        register(client, "Ivan")
+        r = client.post("/api/tables", json={"seats": ["human", "bot:random", "bot:random", "bot:random"],
+                                             "seat": 0, "name": "someone else", "target": 10})
+        assert r.status_code == 201, r.text
+        table_id, token = r.json()["table"]["id"], r.json()["token"]
+        assert r.json()["table"]["seats"][0]["name"] == "Ivan"  # the account's name, not the typed one
+        me = client.get("/api/me").json()
+        assert [t["table"]["id"] for t in me["tables"]] == [table_id]
+        play_over_websockets(client, table_id, {0: token}, random.Random(3))
+        prof = client.get("/api/users/ivan").json()
+        assert prof["account"]["games"] == 1
+        (game,) = prof["games"]
+        assert game["table"] == table_id and game["links"]["replay"] == f"/replay/{table_id}"
+        assert game["opponents"] == ["bot:random", "bot:random"] and game["partner"] == "bot:random"
+        assert game["rating_before"]["mu"] == 25.0 and game["rating_after"]["mu"] != 25.0
+        assert (game["rating_after"]["mu"] > 25) == game["won"]
+        board = client.get("/api/leaderboard").json()
+        assert [p["name"] for p in board["players"]] == ["Ivan"]
+        assert {b["bot"] for b in board["bots"]} >= {"bot:random", "bot:heuristic"}
+        assert client.get("/api/me").json()["tables"] == []
+        assert client.get("/api/users/nobody").status_code == 404
+        assert client.get("/api/users/%E2%80%AE").status_code == 404
+
+
+def test_guest_cannot_take_an_account_name(tmp_path: Path) -> None:
+    with make_client(tmp_path) as client:
+        register(client, "Ivan")
+        client.post("/api/logout")
+        r = client.post("/api/tables", json={"seats": ["human", "bot:random", "bot:random", "bot:random"],
+                                             "seat": 0, "name": "IVAN"})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "name_registered"
+        r = client.post("/api/tables", json={"seats": ["human", "bot:random", "bot:random", "bot:random"],
+                                             "seat": 0, "name": "guest"})
+        assert r.status_code == 201
+
+
+def test_resume_from_another_browser(tmp_path: Path) -> None:
+    with make_client(tmp_path) as client:
+        register(client, "Ivan")
+        r = client.post("/api/tables", json={"seats": ["human", "human", "bot:random", "bot:random"], "seat": 0})
+        table_id, old = r.json()["table"]["id"], r.json()["token"]
+        other = TestClient(client.app)
+        assert other.post(f"/api/tables/{table_id}/resume").status_code == 401
+        other.post("/api/login", json={"name": "Ivan", "password": PASSWORD})
+        r = other.post(f"/api/tables/{table_id}/resume")
+        assert r.status_code == 200 and r.json()["seat"] == 0
+        new = r.json()["token"]
+        assert other.get(f"/api/tables/{table_id}/state", params={"token": new}).json()["you"]["seat"] == 0
+        assert client.get(f"/api/tables/{table_id}/state", params={"token": old}).status_code == 403
+
+
+def test_rematch_same_four_seats(tmp_path: Path) -> None:
+    with make_client(tmp_path) as client:
+        r = client.post("/api/tables", json={"seats": ["human", "bot:random", "human", "bot:random"], "target": 10,
+                                             "seat": 0, "name": "A"})
+        table_id, t0 = r.json()["table"]["id"], r.json()["token"]
+        t2 = client.post(f"/api/tables/{table_id}/join", json={"seat": 2, "name": "B"}).json()["token"]
+        assert client.post(f"/api/tables/{table_id}/rematch", json={"token": t0}).status_code == 409
+        play_over_websockets(client, table_id, {0: t0, 2: t2}, random.Random(5))
+        assert client.post(f"/api/tables/{table_id}/rematch", json={"token": "nope"}).status_code == 403
+        a = client.post(f"/api/tables/{table_id}/rematch", json={"token": t0}).json()
+        b = client.post(f"/api/tables/{table_id}/rematch", json={"token": t2}).json()
+        assert a["table"]["id"] == b["table"]["id"] != table_id
+        assert (a["seat"], b["seat"]) == (0, 2)
+        assert b["table"]["status"] == "playing" and b["table"]["target"] == 10
+        assert [s["name"] for s in b["table"]["seats"]][::2] == ["A", "B"]
+
+
+def test_a_schema_4_database_gains_the_account_tables(tmp_path: Path) -> None:
+    """Migration 4 -> 5 adds the account tables and keeps the tables already stored."""
+    with make_client(tmp_path) as client:
+        table_id = client.post("/api/tables", json={}).json()["table"]["id"]
+    db = tmp_path / "belot.sqlite3"
+    with sqlite3.connect(db) as c:
+        for name in ("belot_rematches", "belot_account_games", "belot_seat_accounts", "belot_sessions",
+                     "belot_accounts"):
+            c.execute(f"DROP TABLE {name}")
+        c.execute("UPDATE belot_meta SET value = '4' WHERE key = 'schema_version'")
+    with make_client(tmp_path) as client:
+        assert client.get(f"/api/tables/{table_id}").status_code == 200
+        assert register(client, "Ivan").status_code == 201
+    with sqlite3.connect(db) as c:
+        assert c.execute("SELECT value FROM belot_meta WHERE key = 'schema_version'").fetchone()[0] == "5"
+
+
+def test_registrations_per_address_are_limited(tmp_path: Path) -> None:
+    with make_client(tmp_path) as client:
+        client.app.state.accounts.signups.tries = 2
+        assert register(client, "one").status_code == 201
+        assert register(client, "two", "short").status_code == 400  # a refused one counts too
+        r = register(client, "three")
+        assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_accounts"

@@ -1,0 +1,136 @@
+"""Accounts in the browser (issue 21 B): register, log out, a refused and a good login, a short
+match to target 10 under the account's name against bots, the rematch offer, the profile with the
+match and the changed rating, the leaderboard, and log out. With BELOT_WRITE_SCREENSHOTS=1 it
+rewrites docs/screenshots/profile.png."""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.request
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, sync_playwright
+from test_web import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, Server, act_once, new_page, table_id
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "kesme şeker 42"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("web-accounts") / "belot.sqlite3")
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def test_register_play_see_history_and_rating_log_out(browser: Browser, server: Server) -> None:
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    page.click("#login-link")
+    page.fill("#acc-name", "Zeynep")
+    page.fill("#acc-password", PASSWORD)
+    page.click("#register-btn")
+    page.wait_for_selector("#playing-as")
+    assert "Zeynep" in page.inner_text("#playing-as")
+    assert page.inner_text("#me-link") == "Zeynep"
+    cookies = {c["name"]: c for c in page.context.cookies()}
+    assert cookies["belot_session"]["httpOnly"] and cookies["belot_session"]["sameSite"] == "Lax"
+    assert page.evaluate("document.cookie") == ""  # HttpOnly: no script can read the session
+    session = cookies["belot_session"]["value"]
+
+    # Log out, a wrong password is refused with a message, the right one logs in.
+    page.goto(server.url + "/account")
+    page.click("#logout")
+    page.wait_for_selector("#login-link")
+    page.goto(server.url + "/account")
+    page.fill("#acc-name", "zeynep")
+    page.fill("#acc-password", "not the password")
+    page.click("#login-btn")
+    page.wait_for_selector("#account-error:not(.hidden)")
+    assert "Wrong name or password" in page.inner_text("#account-error")
+    page.fill("#acc-password", PASSWORD)
+    page.click("#login-btn")
+    page.wait_for_selector("#playing-as")
+    assert PASSWORD not in page.content()
+
+    # A short match against three bots, under the account's name.
+    page.fill("#target", "10")
+    page.click("#create-btn")
+    page.wait_for_selector(".felt")
+    tid = table_id(page)
+    assert server.get(f"/api/tables/{tid}")["table"]["seats"][0]["name"] == "Zeynep"
+    first = True
+    for _ in range(1500):
+        what = act_once(page, server, bid=first)
+        first = first and what != "call"
+        if what == "end":
+            break
+    assert "The match is over" in page.inner_text("#match-end")
+    # The rematch: a new table, the same seats, this player at the same seat under the account's name.
+    page.click("#btn-rematch")
+    page.wait_for_function(f"!location.pathname.endsWith('{tid}')")
+    page.wait_for_selector(".felt")
+    again = table_id(page)
+    assert server.get(f"/api/tables/{again}")["table"]["seats"][0]["name"] == "Zeynep"
+
+    # Another browser, logged in to the same account, finds that running table in its lobby.
+    other = new_page(browser)
+    other.goto(server.url + "/account")
+    other.fill("#acc-name", "Zeynep")
+    other.fill("#acc-password", PASSWORD)
+    other.click("#login-btn")
+    other.click(f"#my-tables [data-resume='{again}']")
+    other.wait_for_selector(".felt")
+    assert table_id(other) == again and other.evaluate(f"localStorage.getItem('belot.token.{again}')")
+    # By a table's link, a logged-in player sits down without typing a name, under the account's.
+    req = urllib.request.Request(server.url + "/api/tables", data=json.dumps(
+        {"seats": ["human", "human", "bot", "bot"], "seat": 0, "name": "Guest"}).encode(),
+        headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=5) as r:
+        linked = json.load(r)["table"]["id"]
+    other.goto(f"{server.url}/t/{linked}")
+    assert "Zeynep" in other.inner_text(".seat-chooser #playing-as")
+    other.click("[data-sit='1']")
+    other.wait_for_function(f"!!localStorage.getItem('belot.token.{linked}')")
+    assert server.get(f"/api/tables/{linked}")["table"]["seats"][1]["name"] == "Zeynep"
+    other.context.close()
+
+    # The profile lists the match with its replay link, and the rating moved.
+    page.goto(server.url + "/")
+    page.click("#me-link")
+    row = page.locator(f"#history tr[data-table='{tid}']")
+    row.wait_for()
+    assert row.locator(f"a[href='/replay/{tid}']").count() == 1
+    assert row.inner_text().count("Bot:") == 3  # partner and both opponents
+    profile = server.get("/api/users/Zeynep")
+    assert profile["account"]["games"] == 1
+    assert profile["account"]["rating"]["mu"] != 25.0
+    assert profile["games"][0]["rating_after"] != profile["games"][0]["rating_before"]
+    shown = float(page.inner_text("#rating").split()[1])
+    assert shown == pytest.approx(profile["account"]["rating"]["ordinal"], abs=0.051) and shown != 0
+    if os.environ.get("BELOT_WRITE_SCREENSHOTS") == "1":
+        page.screenshot(path=str(SCREENSHOTS / "profile.png"), full_page=True)
+
+    page.click("a[href='/leaderboard']")
+    page.wait_for_selector("#leaderboard")
+    assert "Zeynep" in page.inner_text("#leaderboard")
+
+    page.goto(server.url + "/account")
+    page.click("#logout")
+    page.wait_for_selector("#login-link")
+    assert server.get("/api/me")["account"] is None
+    log = server.log.read_text(errors="replace")
+    assert PASSWORD not in log and session not in log  # nor in the server's log
+    assert not page.errors  # type: ignore[attr-defined]
