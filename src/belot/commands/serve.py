@@ -44,7 +44,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--port", type=_port, default=8000, help="port (default 8000; 0 picks a free one)")
     p.add_argument(
         "--db", default=None,
-        help="SQLite file, or a SQLAlchemy URL (default: belot.sqlite3 in the user data directory)",
+        help="SQLite file, or a database URL such as postgresql://user@host/db "
+             "(default: belot.sqlite3 in the user data directory)",
     )
     p.add_argument("--grace", type=_seconds, default=60.0,
                    help="seconds a disconnected player keeps the seat before a bot plays it (default 60)")
@@ -125,6 +126,10 @@ def run(args: argparse.Namespace) -> int:
         storage = Storage(url, checkpoint_every=1.0)
     except (SQLAlchemyError, StorageError) as e:
         print(f"belot serve: cannot open the database {db}: {str(e).splitlines()[0]}", file=sys.stderr)
+        return 2
+    except ImportError as e:  # the URL's driver (psycopg for PostgreSQL) is not installed
+        print(f"belot serve: cannot open the database {db}: {e} (for PostgreSQL: pip install 'belot[postgres]')",
+              file=sys.stderr)
         return 2
 
     # Bind here, so that a taken port is one clear line and --port 0 can print the port it got.

@@ -8,7 +8,9 @@ through the rules core; the seed only shuffles deals not yet dealt.  Older datab
 up to date on open (`migrate`, with the steps of `migrations`).
 Every accepted action is written in its own transaction (`append_action`) before anyone hears
 of it.  The default database is SQLite (WAL journal: a committed action survives the server
-process being killed); any SQLAlchemy URL works, so PostgreSQL is a matter of the URL.
+process being killed); PostgreSQL (``postgresql://user@host/db``, driven by psycopg 3: the
+``postgres`` extra) holds the same schema, and is what several workers share (``--worker``).
+Only portable SQL is written here: SQLite's PRAGMAs run on SQLite connections alone.
 """
 
 from __future__ import annotations
@@ -111,6 +113,7 @@ class Storage:
         """``checkpoint_every``: with SQLite, copy the journal into the database from a background
         thread every so many seconds instead of during a commit (a checkpoint waits for the disk,
         which would hold up the server's event loop; the thread does not hold the GIL meanwhile)."""
+        url = engine_url(url)
         self.url = url
         self.sqlite = url.startswith("sqlite")
         kwargs: dict[str, Any] = {}
@@ -313,6 +316,20 @@ class Storage:
         )
 
 
+def engine_url(url: str) -> str:
+    """``url`` with its driver named: a bare ``postgresql://`` (or ``postgres://``) is psycopg 3,
+    the driver of the ``postgres`` extra (SQLAlchemy's own default, psycopg2, is not installed)."""
+    for bare in ("postgresql://", "postgres://"):
+        if url.startswith(bare):
+            return "postgresql+psycopg://" + url.removeprefix(bare)
+    return url
+
+
+def is_server_url(url: str) -> bool:
+    """A database server several processes can share (not a SQLite file)."""
+    return not engine_url(url).startswith("sqlite")
+
+
 def _sqlite_pragmas(dbapi_connection: Any, background_checkpoints: bool) -> None:
     # WAL + synchronous=NORMAL: a commit is in the journal before it returns, so it survives the
     # server process dying (SIGKILL); only a power loss may drop the very last commits.
@@ -328,4 +345,4 @@ def _sqlite_pragmas(dbapi_connection: Any, background_checkpoints: bool) -> None
     cur.close()
 
 
-__all__ = ["SCHEMA_VERSION", "DealRow", "Storage", "StorageError", "StoredTable"]
+__all__ = ["SCHEMA_VERSION", "DealRow", "Storage", "StorageError", "StoredTable", "engine_url", "is_server_url"]
