@@ -47,6 +47,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="SQLite file, or a database URL such as postgresql://user@host/db "
              "(default: belot.sqlite3 in the user data directory)",
     )
+    p.add_argument("--worker", action="store_true",
+                   help="one of several servers on one database server (--db postgresql://...): each table "
+                        "is played by one worker, which others forward its requests to (docs/deploy.md)")
+    p.add_argument("--advertise", default=None, metavar="URL",
+                   help="with --worker: where the other workers reach this one (default http://HOST:PORT)")
     p.add_argument("--grace", type=_seconds, default=60.0,
                    help="seconds a disconnected player keeps the seat before a bot plays it (default 60)")
     p.add_argument("--bot-delay", type=_seconds, default=0.5,
@@ -106,7 +111,13 @@ def run(args: argparse.Namespace) -> int:
     from ..server.botpool import QUICK_BOTS, BotPool
     from ..server.limits import guarded_http
     from ..server.owner import DatabaseOwned, Owner
-    from ..server.storage import Storage, StorageError
+    from ..server.storage import Storage, StorageError, is_server_url
+    from ..server.workers import Worker
+
+    if args.worker and not is_server_url(url):
+        print("belot serve: --worker needs a database server several workers share (--db postgresql://...); "
+              "a SQLite file has one server", file=sys.stderr)
+        return 2
 
     # One server process per database file, taken before anything is read: two servers on one
     # file both restored and played the same tables. (The multi-worker mode of a later change
@@ -153,7 +164,10 @@ def run(args: argparse.Namespace) -> int:
         bot_tables=args.max_bot_tables,
     )
     bots = BotPool(args.bot_workers, budget=args.bot_budget, inline=QUICK_BOTS)
-    app = create_app(storage, bot_delay=args.bot_delay, grace=args.grace, limits=limits, bots=bots)
+    worker = None
+    if args.worker:
+        worker = Worker(args.advertise or f"http://{host}:{port}")
+    app = create_app(storage, bot_delay=args.bot_delay, grace=args.grace, limits=limits, bots=bots, worker=worker)
     _raise_open_files(limits.ws_total + 1024)
     # A client message is a small JSON object: 64 KiB is plenty and bounds what one socket can send.
     # Past limit_concurrency uvicorn answers 503 at once, where running out of file descriptors
@@ -164,7 +178,8 @@ def run(args: argparse.Namespace) -> int:
                             ws_max_size=65536, limit_concurrency=limits.ws_total + 512, timeout_keep_alive=5,
                             http=http)
     server = uvicorn.Server(config)
-    print(f"belot serve: http://{host}:{port}/  (database {db})", flush=True)
+    role = f", worker {worker.id}" if worker is not None else ""
+    print(f"belot serve: http://{host}:{port}/  (database {_shown(db)}{role})", flush=True)
     try:
         server.run(sockets=[sock])
     finally:
@@ -172,6 +187,15 @@ def run(args: argparse.Namespace) -> int:
         if owner is not None:
             owner.release()
     return 0
+
+
+def _shown(db: str) -> str:
+    """The database as printed: a URL without its password."""
+    if "://" not in db or "@" not in db:
+        return db
+    scheme, rest = db.split("://", 1)
+    credentials, at = rest.rsplit("@", 1)
+    return f"{scheme}://{credentials.split(':', 1)[0]}@{at}"
 
 
 def _sqlite_path(url: str) -> str | None:

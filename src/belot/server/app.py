@@ -39,6 +39,7 @@ from .seats import Connection
 from .settings import default_bot
 from .storage import Storage
 from .tables import Lobby, Table
+from .workers import Forward, Worker
 
 log = logging.getLogger("belot.server")
 
@@ -50,13 +51,15 @@ The API is up: <a href="/api/tables">/api/tables</a>; see docs/protocol.md.</p><
 
 def create_app(
     storage: Storage | str, *, bot_delay: float = 0.5, grace: float = 60.0, static_dir: Path | None = None,
-    limits: Limits | None = None, bots: Bots | None = None,
+    limits: Limits | None = None, bots: Bots | None = None, worker: Worker | None = None,
 ) -> FastAPI:
     """The app over ``storage`` (a `Storage` or a SQLAlchemy URL); unfinished tables restore on start.
 
     ``limits``: what one client may ask (`limits.Limits`; its defaults suit a public server).
     ``bots``: who decides the bots' actions: a `botpool.BotPool` of worker processes (what
     ``belot serve`` uses), or by default `botpool.InlineBots` (threads of this process; tests).
+    ``worker``: this app is one of several workers on one database server (`workers.Worker`):
+    it plays the tables it holds the lease of, and forwards the requests of the others' tables.
     The app closes the storage and the bots when it shuts down.
     """
     limits = limits or Limits()
@@ -68,16 +71,22 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         lobby.bots.start()
+        if worker is not None:
+            worker.start(lobby)
         n = lobby.restore_all()
         if n:
             log.info("restored %d unfinished table(s)", n)
         yield
+        if worker is not None:
+            await worker.aclose(lobby)
         lobby.close()
         await lobby.bots.aclose()
         store.close()
 
     app = FastAPI(title="belot", lifespan=lifespan, docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
     app.state.lobby = lobby
+    if worker is not None:
+        app.add_middleware(Forward, lobby=lobby, worker=worker)
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, e: TableError) -> JSONResponse:
@@ -181,7 +190,7 @@ def create_app(
         """The open tables (a human seat free), newest first, a page at a time: ``next`` is the
         ``before`` of the next page (null on the last)."""
         if all:
-            found = [lobby.get(i) for i in lobby.storage.recent_ids(limit)]
+            found = [lobby.peek(i) for i in lobby.storage.recent_ids(limit)]
             return {"tables": [t.info() for t in found if t is not None], "next": None}
         page, after = lobby.open_page(limit, _cursor(before))
         return {"tables": [t.info() for t in page], "next": None if after is None else f"{after[0]!r}:{after[1]}"}

@@ -1,0 +1,172 @@
+"""Several `belot serve --worker` processes on one PostgreSQL database, behind haproxy
+(deploy/haproxy.cfg): each table has one owner; when the owner is killed (SIGKILL) in the middle
+of deals, the other worker takes its tables over from the stored record, the clients reconnect
+through the proxy, and every table finishes with every acknowledged action in its record once."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pg
+import pytest
+from test_server_restart import start_server
+
+from belot.record import replay
+from belot.server.storage import Storage
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_haproxy(workers: list[str], tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
+    haproxy = shutil.which("haproxy")
+    if haproxy is None:
+        pg.unavailable("haproxy is not installed (apt-get install haproxy)")
+    assert haproxy is not None
+    port = free_port()
+    env = {**os.environ, "BELOT_LISTEN": f"127.0.0.1:{port}",
+           "BELOT_W1": workers[0].removeprefix("http://"), "BELOT_W2": workers[1].removeprefix("http://")}
+    proc = subprocess.Popen([haproxy, "-db", "-f", str(ROOT / "deploy" / "haproxy.cfg")], env=env,
+                            stdout=subprocess.DEVNULL, stderr=(tmp / "haproxy.log").open("wb"))
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(url + "/api/health", timeout=1).status_code == 200:
+                return proc, url
+        time.sleep(0.1)
+    proc.kill()
+    raise AssertionError("haproxy did not start: " + (tmp / "haproxy.log").read_text())
+
+
+def retrying(call: Any, timeout: float = 20.0) -> Any:
+    """``call()`` until it answers other than 502/503 or a connection error (a worker is away)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            r = call()
+            if r.status_code not in (502, 503, 504):
+                return r
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            raise AssertionError("no worker answered")
+        time.sleep(0.2)
+
+
+@pytest.mark.slow
+def test_owner_killed_mid_deal_its_tables_finish_on_the_other_worker(tmp_path: Path) -> None:
+    import websockets.sync.client as ws_client
+    from websockets.exceptions import WebSocketException
+
+    db = pg.cluster().new_database()
+    storage = Storage(db)
+    workers = [start_server(db, "--worker", "--bot-delay", "0.05") for _ in range(2)]
+    procs = [p for p, _ in workers]
+    proxy, url = start_haproxy([u for _, u in workers], tmp_path)
+    rng = random.Random(5)
+    acknowledged: dict[int, Any] = {}  # seq -> the action a human was told was played
+    pending: dict[int, Any] = {}  # sent, not yet seen played
+
+    def turn(m: dict[str, Any], ws: Any) -> None:
+        """Read one message of the human's socket; act when it is the human's turn."""
+        if m["type"] == "error":
+            pending.clear()
+            return
+        if m["type"] != "state":
+            return
+        for k in [k for k in pending if k < m["seq"]]:
+            acknowledged[k] = pending.pop(k)
+        if m["view"]["to_move"] == 0 and m["view"]["legal"] and m["view"]["winner"] is None \
+                and m["seq"] not in pending and m["table"]["status"] == "playing":
+            pending[m["seq"]] = rng.choice(m["view"]["legal"])
+            ws.send(json.dumps({"type": "action", "action": pending[m["seq"]], "seq": m["seq"]}))
+
+    try:
+        with httpx.Client(base_url=url, timeout=10) as http:
+            bots_only = [http.post("/api/tables", json={"seats": ["bot:random"] * 4, "target": 41}).json()["table"]["id"]
+                         for _ in range(3)]
+            r = http.post("/api/tables", json={"seats": ["human", "bot:random", "bot:random", "bot:random"],
+                                               "target": 41, "seat": 0})
+            human, token = r.json()["table"]["id"], r.json()["token"]
+            # The human plays over the websocket through the proxy until some actions are in.
+            with ws_client.connect(f"{url.replace('http', 'ws')}/api/tables/{human}/ws?token={token}") as ws:
+                while len(acknowledged) < 6:
+                    turn(json.loads(ws.recv(timeout=10)), ws)
+            ids = [*bots_only, human]
+            owners = {t: storage.owner_of(t) for t in ids}
+            assert all(o is not None for o in owners.values())
+            owner_ids = {o[0] for o in owners.values() if o is not None}
+            assert len(owner_ids) == 1  # every create went to one worker (one hash for /api/tables)
+            before = {t: storage.load(t) for t in ids}
+            assert all(s is not None and s.status == "playing" for s in before.values())
+            # Kill the owner mid-deal.
+            victim = next(p for p, u in workers if (u,) == tuple(o[1] for o in owners.values())[:1])
+            killed_at = time.monotonic()
+            os.kill(victim.pid, signal.SIGKILL)
+            victim.wait(timeout=10)
+            # The human reconnects through the proxy and plays to the end.
+            deadline = time.monotonic() + 60
+            final = None
+            while final is None and time.monotonic() < deadline:
+                try:
+                    with ws_client.connect(f"{url.replace('http', 'ws')}/api/tables/{human}/ws?token={token}",
+                                           open_timeout=5) as ws:
+                        while True:
+                            m = json.loads(ws.recv(timeout=15))
+                            turn(m, ws)
+                            if m["type"] == "state" and m["view"]["winner"] is not None:
+                                final = m
+                                break
+                except (OSError, TimeoutError, WebSocketException):
+                    time.sleep(0.3)
+            assert final is not None, "the human table did not finish"
+            took_over = None
+            for t in ids:
+                deadline = time.monotonic() + 60
+                while True:
+                    info = retrying(lambda t=t: http.get(f"/api/tables/{t}")).json()["table"]
+                    if info["status"] == "finished":
+                        break
+                    if took_over is None and storage.owner_of(t) is not None:
+                        took_over = time.monotonic() - killed_at
+                    assert time.monotonic() < deadline, info
+                    time.sleep(0.3)
+            records = {t: retrying(lambda t=t: http.get(f"/api/tables/{t}/record")).json() for t in ids}
+    finally:
+        for p in [*procs, proxy]:
+            p.kill()
+            p.wait(timeout=10)
+    assert took_over is None or took_over < 10
+    for t in ids:
+        after = storage.load(t)
+        stored_before = before[t]
+        assert after is not None and stored_before is not None and after.status == "finished"
+        # Nothing stored before the kill is lost, changed or repeated; the record replays to the end.
+        assert after.moves[: len(stored_before.moves)] == stored_before.moves
+        assert len(after.moves) == sum(len(d.actions) for d in replay(records[t]).deals)
+        assert replay(records[t]).is_over
+    # Every action the human was told was played is in the record, at its seq, once.
+    moves = storage.load(human).moves  # type: ignore[union-attr]
+    from belot.record import action_of
+    from belot.server.protocol import action_from_json
+
+    for seq, action in acknowledged.items():
+        assert moves[seq][0] == 0 and action_of(moves[seq][1]) == action_from_json(action)
+    storage.close()
