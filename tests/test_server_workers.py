@@ -23,7 +23,11 @@ import pg
 import pytest
 from test_server_restart import start_server
 
-from belot.record import replay
+from belot.cards import CARD_NAMES
+from belot.game import CHANCE
+from belot.record import action_of, replay
+from belot.server.gamelog import deal_next, new_match
+from belot.server.protocol import action_from_json
 from belot.server.storage import Storage
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -163,11 +167,18 @@ def test_owner_killed_mid_deal_its_tables_finish_on_the_other_worker(tmp_path: P
         assert after.moves[: len(stored_before.moves)] == stored_before.moves
         assert len(after.moves) == sum(len(d.actions) for d in replay(records[t]).deals)
         assert replay(records[t]).is_over
+        # The same seeded game played without the kill: the table's seed deals, in one process, the
+        # very hands the record holds (the deals after the takeover too), and the actions replay.
+        same = new_match(41, after.seed)
+        for _seat, move, _bot in after.moves:
+            if same.current_player == CHANCE:
+                deal_next(same, after.seed)
+            same.apply(action_of(move))
+        assert same.is_over and same.score == replay(records[t]).score
+        assert [[[CARD_NAMES[c] for c in h] for h in d.dealt] for d in same.deals] == \
+            [d["hands"] for d in records[t]["deals"]]
     # Every action the human was told was played is in the record, at its seq, once.
     moves = storage.load(human).moves  # type: ignore[union-attr]
-    from belot.record import action_of
-    from belot.server.protocol import action_from_json
-
     for seq, action in acknowledged.items():
         assert moves[seq][0] == 0 and action_of(moves[seq][1]) == action_from_json(action)
     storage.close()
