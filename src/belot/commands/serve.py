@@ -38,6 +38,12 @@ def _count(text: str) -> int:
     return value
 
 
+def _bots(text: str) -> str:
+    if text not in ("local", "ray") and not text.startswith("ray="):
+        raise argparse.ArgumentTypeError(f"{text!r}: choose local, ray or ray=HOST:PORT")
+    return text
+
+
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("serve", help="run the game server: play in the browser with friends and bots")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
@@ -56,6 +62,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="seconds a disconnected player keeps the seat before a bot plays it (default 60)")
     p.add_argument("--bot-delay", type=_seconds, default=0.5,
                    help="seconds a bot waits before acting (default 0.5)")
+    p.add_argument("--bots", type=_bots, default="local", metavar="local|ray[=ADDRESS]",
+                   help="where bots decide: processes of this server (local, the default), or tasks on a Ray "
+                        "cluster (ray: this machine's; ray=HOST:PORT: its head); with no cluster, local")
     p.add_argument("--bot-workers", type=_count, default=None, metavar="N",
                    help="processes that decide the bots' actions (default: one per core but one)")
     p.add_argument("--bot-budget", type=_seconds, default=2.5, metavar="SECONDS",
@@ -108,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
     from ..server.app import create_app
-    from ..server.botpool import QUICK_BOTS, BotPool
+    from ..server.botpool import QUICK_BOTS, BotPool, Bots
     from ..server.limits import guarded_http
     from ..server.owner import DatabaseOwned, Owner
     from ..server.storage import Storage, StorageError, is_server_url
@@ -163,7 +172,17 @@ def run(args: argparse.Namespace) -> int:
         tables_per_minute=args.tables_per_minute, waiting_per_address=args.waiting_per_address,
         bot_tables=args.max_bot_tables,
     )
-    bots = BotPool(args.bot_workers, budget=args.bot_budget, inline=QUICK_BOTS)
+    bots: Bots = BotPool(args.bot_workers, budget=args.bot_budget, inline=QUICK_BOTS)
+    if args.bots.split("=", 1)[0] == "ray":
+        from ..server.raybots import RayBots, RayUnavailable, connect
+
+        try:
+            connect(args.bots.partition("=")[2] or None)
+            bots = RayBots(budget=args.bot_budget, inline=QUICK_BOTS)
+            print("belot serve: bots decide on Ray", file=sys.stderr, flush=True)
+        except RayUnavailable as e:
+            print(f"belot serve: {e}; bots decide in local processes", file=sys.stderr, flush=True)
+
     worker = None
     if args.worker:
         worker = Worker(args.advertise or f"http://{host}:{port}")
