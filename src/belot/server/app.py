@@ -37,7 +37,7 @@ from .protocol import rounding_to_json
 from .requests import ActionRequest, Body, CreateTable, JoinSeat, LeaveSeat, parse
 from .seats import Connection
 from .settings import default_bot
-from .storage import Storage
+from .storage import LeaseLost, Storage
 from .tables import Lobby, Table
 from .workers import Forward, Worker
 
@@ -93,6 +93,15 @@ def create_app(
         # A message may quote the client's input; never let its text (a lone surrogate) fail the reply.
         message = e.message.encode("utf-8", "backslashreplace").decode("utf-8")
         return JSONResponse({"error": {"code": e.code, "message": message, "rule": e.rule}}, status_code=e.status)
+
+    @app.exception_handler(LeaseLost)
+    async def lease_lost(request: Request, _e: LeaseLost) -> JSONResponse:
+        """A seat taken or left at a table another worker took over meanwhile: nothing was stored."""
+        table_id = request.path_params.get("table_id")
+        if isinstance(table_id, str):
+            lobby.drop(table_id)
+        return JSONResponse({"error": {"code": "moved", "message": "another server plays this table now; try again",
+                                       "rule": None}}, status_code=503)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, e: StarletteHTTPException) -> Response:
