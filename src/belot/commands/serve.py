@@ -129,8 +129,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
     # One server process per database file, taken before anything is read: two servers on one
-    # file both restored and played the same tables. (The multi-worker mode of a later change
-    # replaces this lock by a lease per table; a server URL such as PostgreSQL is not locked here.)
+    # file both restored and played the same tables. Several servers on one database server take
+    # --worker instead: a lease per table (server/workers.py).
     path = _sqlite_path(url)
     owner = None
     if path is not None:
