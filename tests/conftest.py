@@ -58,6 +58,22 @@ def deal_with(spec: dict[int, str], auction: str, dealer: int = 0, void: dict[in
     return d
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty server database, once SQLite and once PostgreSQL (tests/pg.py: a throwaway
+    cluster; skipped where none can start, required with BELOT_REQUIRE_POSTGRES=1)."""
+    import pg
+
+    return pg.database_url(request.param, str(tmp_path / "belot.sqlite3"))
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    import sys
+
+    if "pg" in sys.modules:
+        sys.modules["pg"].stop()
+
+
 @pytest.fixture
 def examples_dir() -> Path:
     return EXAMPLES

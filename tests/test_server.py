@@ -28,9 +28,12 @@ from belot.server.protocol import ProtocolError, action_from_json, action_to_jso
 from belot.server.storage import Storage
 
 
-def make_client(tmp_path: Path, **kwargs: Any) -> TestClient:
+def make_client(db: str | Path, **kwargs: Any) -> TestClient:
+    """A client of the app over ``db``: a database URL (the `db_url` fixture: SQLite and
+    PostgreSQL), or a folder for a SQLite file."""
     kwargs.setdefault("bot_delay", 0.0)
-    return TestClient(create_app(f"sqlite:///{tmp_path / 'belot.sqlite3'}", **kwargs))
+    url = db if isinstance(db, str) else f"sqlite:///{db / 'belot.sqlite3'}"
+    return TestClient(create_app(url, **kwargs))
 
 
 def new_table(client: TestClient, seats: list[str], **body: Any) -> tuple[str, dict[int, str]]:
@@ -54,8 +57,10 @@ def state(client: TestClient, table_id: str, token: str | None = None) -> dict[s
     return r.json()
 
 
-def stored_actions(tmp_path: Path, table_id: str) -> int:
-    stored = Storage(f"sqlite:///{tmp_path / 'belot.sqlite3'}").load(table_id)
+def stored_actions(db_url: str, table_id: str) -> int:
+    storage = Storage(db_url)
+    stored = storage.load(table_id)
+    storage.close()
     assert stored is not None
     return len(stored.moves)
 
@@ -89,14 +94,14 @@ def test_malformed_actions_are_named(bad: Any) -> None:
 
 
 @pytest.mark.parametrize("humans,target", [(1, 151), (2, 61), (3, 61), (4, 61)])
-def test_full_match_humans_and_bots_no_card_leaks(tmp_path: Path, humans: int, target: int) -> None:
+def test_full_match_humans_and_bots_no_card_leaks(db_url: str, humans: int, target: int) -> None:
     """A whole match with 1-4 scripted humans and bots; no message reveals an unplayed card of
     another seat (R2.3: only the first five cards during the auction; R7.5: a declaration's kind
     only), spectators see no hand at all; the record replays to the same result."""
     rng = random.Random(humans)
     seats = ["human"] * humans + ["bot:random", "bot:heuristic", "bot:random"][: 4 - humans]
     rng.shuffle(seats)
-    with make_client(tmp_path) as client:
+    with make_client(db_url) as client:
         table_id, tokens = new_table(client, seats, target=target)
         messages = play_over_websockets(client, table_id, tokens, rng)
         doc = client.get(f"/api/tables/{table_id}/record").json()
@@ -112,7 +117,7 @@ def test_full_match_humans_and_bots_no_card_leaks(tmp_path: Path, humans: int, t
             item["rounding"] = result_to_json(r)["rounding"]
     assert rep["results"] == expected
     assert info["winner"] == match.winner and info["score"] == match.score
-    assert info["seq"] == sum(len(d.actions) for d in match.deals) == stored_actions(tmp_path, table_id)
+    assert info["seq"] == sum(len(d.actions) for d in match.deals) == stored_actions(db_url, table_id)
     assert doc["players"] == [f"player {s}" if k == "human" else k for s, k in enumerate(seats)]
     assert check_information(doc, messages) >= info["seq"]
     for msgs in messages.values():  # each socket saw every step from the moment it connected
@@ -124,8 +129,8 @@ def test_full_match_humans_and_bots_no_card_leaks(tmp_path: Path, humans: int, t
     assert final["winner"] == match.winner and final["result"] is not None
 
 
-def test_bot_only_table_plays_by_itself_and_spectators_watch(tmp_path: Path) -> None:
-    with make_client(tmp_path) as client:
+def test_bot_only_table_plays_by_itself_and_spectators_watch(db_url: str) -> None:
+    with make_client(db_url) as client:
         r = client.post("/api/tables", json={"seats": ["bot:random"] * 4, "target": 31})
         table_id = r.json()["table"]["id"]
         assert r.json()["table"]["status"] == "playing"
@@ -141,20 +146,20 @@ def test_bot_only_table_plays_by_itself_and_spectators_watch(tmp_path: Path) -> 
 # -- refusals leave everything as it was --------------------------------------------------------
 
 
-def test_wrong_token_out_of_turn_illegal_malformed_rejected_state_unchanged(tmp_path: Path) -> None:
-    with make_client(tmp_path) as client:
+def test_wrong_token_out_of_turn_illegal_malformed_rejected_state_unchanged(db_url: str) -> None:
+    with make_client(db_url) as client:
         table_id, tokens = new_table(client, ["human"] * 4)
         first = state(client, table_id)
         to_move = first["view"]["to_move"]
         other = (to_move + 1) % 4
         before = {s: state(client, table_id, tok) for s, tok in tokens.items()}
-        n_before = stored_actions(tmp_path, table_id)
+        n_before = stored_actions(db_url, table_id)
 
         def unchanged() -> None:
             for s, tok in tokens.items():
                 now = state(client, table_id, tok)
                 assert now["seq"] == before[s]["seq"] and now["view"] == before[s]["view"]
-            assert stored_actions(tmp_path, table_id) == n_before
+            assert stored_actions(db_url, table_id) == n_before
 
         # Over HTTP: a token of no seat, a seat not to move, an illegal call, a malformed action.
         url = f"/api/tables/{table_id}/action"
@@ -215,11 +220,11 @@ def test_wrong_token_out_of_turn_illegal_malformed_rejected_state_unchanged(tmp_
         legal = before[to_move]["view"]["legal"][0]
         r = client.post(url, json={"token": tokens[to_move], "action": legal, "seq": first["seq"]})
         assert r.status_code == 200 and r.json()["seq"] == first["seq"] + 1
-        assert stored_actions(tmp_path, table_id) == n_before + 1
+        assert stored_actions(db_url, table_id) == n_before + 1
 
 
-def test_action_before_start_and_after_end_refused(tmp_path: Path) -> None:
-    with make_client(tmp_path) as client:
+def test_action_before_start_and_after_end_refused(db_url: str) -> None:
+    with make_client(db_url) as client:
         r = client.post("/api/tables", json={"seats": ["human", "human", "bot", "bot"], "seat": 0, "name": "Ayşe"})
         body = r.json()
         table_id, token = body["table"]["id"], body["token"]
@@ -233,8 +238,8 @@ def test_action_before_start_and_after_end_refused(tmp_path: Path) -> None:
 # -- seats, lobby, pages ------------------------------------------------------------------------
 
 
-def test_lobby_join_leave_and_seat_errors(tmp_path: Path) -> None:
-    with make_client(tmp_path) as client:
+def test_lobby_join_leave_and_seat_errors(db_url: str) -> None:
+    with make_client(db_url) as client:
         r = client.post("/api/tables", json={"seats": ["human", "bot:random", "human", "bot:random"], "target": 41})
         table = r.json()["table"]
         tid = table["id"]
@@ -279,8 +284,8 @@ def test_lobby_join_leave_and_seat_errors(tmp_path: Path) -> None:
     ({"turn_timer": -1}, "turn_timer"), ({"colour": "red"}, "colour"), ({"seat": 1}, "seat 1"),
     ({"names": ["a", "b"]}, "names"), ({"seat": 0, "name": "a\u0000you"}, "name"),
 ])
-def test_create_table_bad_input_named(tmp_path: Path, body: dict[str, Any], word: str) -> None:
-    with make_client(tmp_path) as client:
+def test_create_table_bad_input_named(db_url: str, body: dict[str, Any], word: str) -> None:
+    with make_client(db_url) as client:
         r = client.post("/api/tables", json=body)
         assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request"
         assert word in r.json()["error"]["message"]
@@ -322,8 +327,8 @@ def wait_for(client: TestClient, table_id: str, pred: Any, timeout: float = 10.0
     raise AssertionError(f"timed out; last state {m['table']}")
 
 
-def test_player_away_longer_than_grace_is_replaced_by_a_bot_until_back(tmp_path: Path) -> None:
-    with make_client(tmp_path, grace=0.3) as client:
+def test_player_away_longer_than_grace_is_replaced_by_a_bot_until_back(db_url: str) -> None:
+    with make_client(db_url, grace=0.3) as client:
         table_id, tokens = new_table(client, ["human", "bot:random", "bot:random", "bot:random"], target=1000)
         with client.websocket_connect(f"/api/tables/{table_id}/ws") as spec:
             with client.websocket_connect(f"/api/tables/{table_id}/ws?token={tokens[0]}") as ws:
@@ -348,8 +353,8 @@ def test_player_away_longer_than_grace_is_replaced_by_a_bot_until_back(tmp_path:
                 assert state(client, table_id)["seq"] == back["seq"]
 
 
-def test_turn_timer_lets_the_substitute_play_one_action(tmp_path: Path) -> None:
-    with make_client(tmp_path, grace=60) as client:
+def test_turn_timer_lets_the_substitute_play_one_action(db_url: str) -> None:
+    with make_client(db_url, grace=60) as client:
         table_id, tokens = new_table(client, ["human"] + ["bot:random"] * 3, turn_timer=1)
         with client.websocket_connect(f"/api/tables/{table_id}/ws?token={tokens[0]}") as ws:
             m = ws.receive_json()
@@ -368,8 +373,8 @@ def test_turn_timer_lets_the_substitute_play_one_action(tmp_path: Path) -> None:
             assert not m["table"]["seats"][0]["bot_playing"]  # still the human's seat
 
 
-def test_unfinished_tables_restore_on_start_with_their_tokens(tmp_path: Path) -> None:
-    with make_client(tmp_path) as client:
+def test_unfinished_tables_restore_on_start_with_their_tokens(db_url: str) -> None:
+    with make_client(db_url) as client:
         table_id, tokens = new_table(client, ["human"] * 4, target=1000)  # no early end (R12)
         rng = random.Random(5)
         for _ in range(15):
@@ -378,7 +383,7 @@ def test_unfinished_tables_restore_on_start_with_their_tokens(tmp_path: Path) ->
             legal = state(client, table_id, tokens[s])["view"]["legal"]
             client.post(f"/api/tables/{table_id}/action", json={"token": tokens[s], "action": rng.choice(legal)})
         before = {s: state(client, table_id, t) for s, t in tokens.items()}
-    with make_client(tmp_path) as client:
+    with make_client(db_url) as client:
         for s, t in tokens.items():
             after = state(client, table_id, t)
             assert after["seq"] == before[s]["seq"] == 15
@@ -392,14 +397,14 @@ def test_unfinished_tables_restore_on_start_with_their_tokens(tmp_path: Path) ->
             client.post(f"/api/tables/{table_id}/action", json={"token": tokens[s], "action": rng.choice(legal)})
         before = {s: state(client, table_id, t) for s, t in tokens.items()}
     # ...which a second restore (dealing the stored hands, replaying the stored moves) agrees with.
-    with make_client(tmp_path) as client:
+    with make_client(db_url) as client:
         for s, t in tokens.items():
             assert state(client, table_id, t)["view"] == before[s]["view"]
 
 
-def test_encoded_broadcast_equals_the_state_of_each_seat(tmp_path: Path) -> None:
+def test_encoded_broadcast_equals_the_state_of_each_seat(db_url: str) -> None:
     """The websocket text (encoded once, each seat's own fields spliced in) is `state` exactly."""
-    with make_client(tmp_path) as client:
+    with make_client(db_url) as client:
         table_id, tokens = new_table(client, ["human"] * 4, target=31)
         table = client.app.state.lobby.tables[table_id]  # type: ignore[attr-defined]
         rng = random.Random(3)
@@ -411,11 +416,11 @@ def test_encoded_broadcast_equals_the_state_of_each_seat(tmp_path: Path) -> None
             client.post(f"/api/tables/{table_id}/action", json={"token": tokens[s], "action": rng.choice(legal)})
 
 
-def test_action_not_stored_is_not_played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_action_not_stored_is_not_played(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Nothing is broadcast or changed unless the database took the action first."""
     from sqlalchemy.exc import OperationalError
 
-    with make_client(tmp_path) as client:
+    with make_client(db_url) as client:
         table_id, tokens = new_table(client, ["human"] * 4)
         storage = client.app.state.lobby.storage  # type: ignore[attr-defined]
 
@@ -484,10 +489,10 @@ def test_a_deal_result_carries_its_rounding_step() -> None:
     ("action", "pass", "bad_message", "object"),
 ])
 def test_request_bodies_are_checked_by_their_models_and_name_the_field(
-    tmp_path: Path, path: str, body: Any, code: str, word: str
+    db_url: str, path: str, body: Any, code: str, word: str
 ) -> None:
     """Every body is validated (unknown fields refused) before it reaches the table: a 400, never a 500."""
-    with make_client(tmp_path) as client:
+    with make_client(db_url) as client:
         table_id, _ = new_table(client, ["human", "human", "bot", "bot"])
         r = client.post(f"/api/tables/{table_id}/{path}", json=body)
         assert r.status_code == 400, r.text
@@ -495,7 +500,7 @@ def test_request_bodies_are_checked_by_their_models_and_name_the_field(
         assert err["code"] == code and word in err["message"], err
 
 
-def test_belote_with_the_ace_is_refused_over_the_websocket(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_belote_with_the_ace_is_refused_over_the_websocket(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """R7.7, the bug a hostile client found: a seat holding A, K and Q of trumps sends the ace with
     belote. The server answers `illegal` naming R7.7, and neither the state nor the database moves."""
     from belot.cards import CARD_NAMES, SUITS
@@ -514,7 +519,7 @@ def test_belote_with_the_ace_is_refused_over_the_websocket(tmp_path: Path, monke
     suit = forehand_holds_aces_kq(seed)
     assert suit is not None
     monkeypatch.setattr(server_tables.secrets, "randbits", lambda _bits: seed)
-    with make_client(tmp_path) as client:
+    with make_client(db_url) as client:
         table_id, tokens = new_table(client, ["human"] * 4)
         url = f"/api/tables/{table_id}/action"
         forehand = state(client, table_id)["view"]["to_move"]
@@ -527,7 +532,7 @@ def test_belote_with_the_ace_is_refused_over_the_websocket(tmp_path: Path, monke
         assert before["view"]["to_move"] == forehand
         ace = CARD_NAMES[8 * suit + 7]
         assert {"card": ace} in before["view"]["legal"] and {"card": ace, "belote": True} not in before["view"]["legal"]
-        n_before = stored_actions(tmp_path, table_id)
+        n_before = stored_actions(db_url, table_id)
         with client.websocket_connect(f"/api/tables/{table_id}/ws?token={tokens[forehand]}") as ws:
             assert ws.receive_json()["type"] == "state"
             ws.send_json({"type": "action", "action": {"card": ace, "belote": True}})
@@ -535,4 +540,4 @@ def test_belote_with_the_ace_is_refused_over_the_websocket(tmp_path: Path, monke
         assert reply["type"] == "error" and reply["code"] == "illegal" and reply["rule"] == "R7.7", reply
         after = state(client, table_id, tokens[forehand])
         assert after["seq"] == before["seq"] and after["view"] == before["view"]
-        assert stored_actions(tmp_path, table_id) == n_before
+        assert stored_actions(db_url, table_id) == n_before

@@ -1,6 +1,9 @@
 """Storage schema 1 -> 2: a database written by the schema-1 server (tests/data/server-v1.sqlite3,
 seed + engine action ints) is migrated on start to the record notation, its unfinished tables come
-back with the same positions and hands, and play goes on; its finished records stay readable."""
+back with the same positions and hands, and play goes on; its finished records stay readable.
+
+SQLite only: schema 1 existed only as SQLite files (PostgreSQL databases start at the current
+schema; the other server tests run on both)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Crash recovery: a real `belot serve` process is killed (SIGKILL) in the middle of a deal and
-started again on the same database; the table comes back with the same hands and history, the
+started again on the same database (a SQLite file, and a PostgreSQL database: `db_url`); the table comes back with the same hands and history, the
 players' tokens still hold their seats, and play goes on to the end of the match."""
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ import pytest
 from belot.record import replay
 
 
-def start_server(db: Path) -> tuple[subprocess.Popen[str], str]:
+def start_server(db: Path | str, *extra: str) -> tuple[subprocess.Popen[str], str]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "belot", "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(db),
-         "--bot-delay", "0"],
+         "--bot-delay", "0", *extra],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     assert proc.stdout is not None
@@ -55,8 +55,8 @@ def play_humans(http: httpx.Client, tid: str, tokens: dict[int, str], rng: rando
 
 
 @pytest.mark.slow
-def test_sigkill_mid_deal_then_restart_resumes_same_game(tmp_path: Path) -> None:
-    db = tmp_path / "belot.sqlite3"
+def test_sigkill_mid_deal_then_restart_resumes_same_game(db_url: str) -> None:
+    db = db_url
     rng = random.Random(11)
     proc, url = start_server(db)
     try:

@@ -38,18 +38,33 @@ def _count(text: str) -> int:
     return value
 
 
+def _bots(text: str) -> str:
+    if text not in ("local", "ray") and not text.startswith("ray="):
+        raise argparse.ArgumentTypeError(f"{text!r}: choose local, ray or ray=HOST:PORT")
+    return text
+
+
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("serve", help="run the game server: play in the browser with friends and bots")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=_port, default=8000, help="port (default 8000; 0 picks a free one)")
     p.add_argument(
         "--db", default=None,
-        help="SQLite file, or a SQLAlchemy URL (default: belot.sqlite3 in the user data directory)",
+        help="SQLite file, or a database URL such as postgresql://user@host/db "
+             "(default: belot.sqlite3 in the user data directory)",
     )
+    p.add_argument("--worker", action="store_true",
+                   help="one of several servers on one database server (--db postgresql://...): each table "
+                        "is played by one worker, which others forward its requests to (docs/deploy.md)")
+    p.add_argument("--advertise", default=None, metavar="URL",
+                   help="with --worker: where the other workers reach this one (default http://HOST:PORT)")
     p.add_argument("--grace", type=_seconds, default=60.0,
                    help="seconds a disconnected player keeps the seat before a bot plays it (default 60)")
     p.add_argument("--bot-delay", type=_seconds, default=0.5,
                    help="seconds a bot waits before acting (default 0.5)")
+    p.add_argument("--bots", type=_bots, default="local", metavar="local|ray[=ADDRESS]",
+                   help="where bots decide: processes of this server (local, the default), or tasks on a Ray "
+                        "cluster (ray: this machine's; ray=HOST:PORT: its head); with no cluster, local")
     p.add_argument("--bot-workers", type=_count, default=None, metavar="N",
                    help="processes that decide the bots' actions (default: one per core but one)")
     p.add_argument("--bot-budget", type=_seconds, default=2.5, metavar="SECONDS",
@@ -102,14 +117,20 @@ def run(args: argparse.Namespace) -> int:
     from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
     from ..server.app import create_app
-    from ..server.botpool import QUICK_BOTS, BotPool
+    from ..server.botpool import QUICK_BOTS, BotPool, Bots
     from ..server.limits import guarded_http
     from ..server.owner import DatabaseOwned, Owner
-    from ..server.storage import Storage, StorageError
+    from ..server.storage import Storage, StorageError, is_server_url
+    from ..server.workers import Worker
+
+    if args.worker and not is_server_url(url):
+        print("belot serve: --worker needs a database server several workers share (--db postgresql://...); "
+              "a SQLite file has one server", file=sys.stderr)
+        return 2
 
     # One server process per database file, taken before anything is read: two servers on one
-    # file both restored and played the same tables. (The multi-worker mode of a later change
-    # replaces this lock by a lease per table; a server URL such as PostgreSQL is not locked here.)
+    # file both restored and played the same tables. Several servers on one database server take
+    # --worker instead: a lease per table (server/workers.py).
     path = _sqlite_path(url)
     owner = None
     if path is not None:
@@ -125,6 +146,10 @@ def run(args: argparse.Namespace) -> int:
         storage = Storage(url, checkpoint_every=1.0)
     except (SQLAlchemyError, StorageError) as e:
         print(f"belot serve: cannot open the database {db}: {str(e).splitlines()[0]}", file=sys.stderr)
+        return 2
+    except ImportError as e:  # the URL's driver (psycopg for PostgreSQL) is not installed
+        print(f"belot serve: cannot open the database {db}: {e} (for PostgreSQL: pip install 'belot[postgres]')",
+              file=sys.stderr)
         return 2
 
     # Bind here, so that a taken port is one clear line and --port 0 can print the port it got.
@@ -147,8 +172,21 @@ def run(args: argparse.Namespace) -> int:
         tables_per_minute=args.tables_per_minute, waiting_per_address=args.waiting_per_address,
         bot_tables=args.max_bot_tables,
     )
-    bots = BotPool(args.bot_workers, budget=args.bot_budget, inline=QUICK_BOTS)
-    app = create_app(storage, bot_delay=args.bot_delay, grace=args.grace, limits=limits, bots=bots)
+    bots: Bots = BotPool(args.bot_workers, budget=args.bot_budget, inline=QUICK_BOTS)
+    if args.bots.split("=", 1)[0] == "ray":
+        from ..server.raybots import RayBots, RayUnavailable, connect
+
+        try:
+            connect(args.bots.partition("=")[2] or None)
+            bots = RayBots(budget=args.bot_budget, inline=QUICK_BOTS)
+            print("belot serve: bots decide on Ray", file=sys.stderr, flush=True)
+        except RayUnavailable as e:
+            print(f"belot serve: {e}; bots decide in local processes", file=sys.stderr, flush=True)
+
+    worker = None
+    if args.worker:
+        worker = Worker(args.advertise or f"http://{host}:{port}")
+    app = create_app(storage, bot_delay=args.bot_delay, grace=args.grace, limits=limits, bots=bots, worker=worker)
     _raise_open_files(limits.ws_total + 1024)
     # A client message is a small JSON object: 64 KiB is plenty and bounds what one socket can send.
     # Past limit_concurrency uvicorn answers 503 at once, where running out of file descriptors
@@ -159,7 +197,8 @@ def run(args: argparse.Namespace) -> int:
                             ws_max_size=65536, limit_concurrency=limits.ws_total + 512, timeout_keep_alive=5,
                             http=http)
     server = uvicorn.Server(config)
-    print(f"belot serve: http://{host}:{port}/  (database {db})", flush=True)
+    role = f", worker {worker.id}" if worker is not None else ""
+    print(f"belot serve: http://{host}:{port}/  (database {_shown(db)}{role})", flush=True)
     try:
         server.run(sockets=[sock])
     finally:
@@ -167,6 +206,15 @@ def run(args: argparse.Namespace) -> int:
         if owner is not None:
             owner.release()
     return 0
+
+
+def _shown(db: str) -> str:
+    """The database as printed: a URL without its password."""
+    if "://" not in db or "@" not in db:
+        return db
+    scheme, rest = db.split("://", 1)
+    credentials, at = rest.rsplit("@", 1)
+    return f"{scheme}://{credentials.split(':', 1)[0]}@{at}"
 
 
 def _sqlite_path(url: str) -> str | None:

@@ -39,8 +39,9 @@ from .protocol import rounding_to_json
 from .requests import ActionRequest, Body, CreateTable, JoinSeat, LeaveSeat, parse
 from .seats import Connection
 from .settings import FINISHED, default_bot
-from .storage import Storage
+from .storage import LeaseLost, Storage
 from .tables import Lobby, Table
+from .workers import Forward, Worker
 
 log = logging.getLogger("belot.server")
 
@@ -53,7 +54,7 @@ The API is up: <a href="/api/tables">/api/tables</a>; see docs/protocol.md.</p><
 def create_app(
     storage: Storage | str, *, bot_delay: float = 0.5, grace: float = 60.0, static_dir: Path | None = None,
     limits: Limits | None = None, bots: Bots | None = None, analysis_worlds: tuple[int, int] | None = None,
-    login_limiter: LoginLimiter | None = None,
+    login_limiter: LoginLimiter | None = None, worker: Worker | None = None,
 ) -> FastAPI:
     """The app over ``storage`` (a `Storage` or a SQLAlchemy URL); unfinished tables restore on start.
 
@@ -62,7 +63,10 @@ def create_app(
     ``belot serve`` uses), or by default `botpool.InlineBots` (threads of this process; tests).
     ``analysis_worlds``: (play, call) worlds per decision of the games' analyses (default:
     `belot.analysis`'s).  ``login_limiter``: failed logins allowed per address and per account
-    (`accounts.LoginLimiter`).  The app closes the storage and the bots when it shuts down.
+    (`accounts.LoginLimiter`).
+    ``worker``: this app is one of several workers on one database server (`workers.Worker`):
+    it plays the tables it holds the lease of, and forwards the requests of the others' tables.
+    The app closes the storage and the bots when it shuts down.
     """
     limits = limits or Limits()
     store = Storage(storage, checkpoint_every=1.0) if isinstance(storage, str) else storage
@@ -77,6 +81,8 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         lobby.bots.start()
+        if worker is not None:
+            worker.start(lobby)
         n = lobby.restore_all()
         if n:
             log.info("restored %d unfinished table(s)", n)
@@ -84,6 +90,8 @@ def create_app(
             log.info("resumed the analyses left queued or running")
         yield
         await analyses.aclose()
+        if worker is not None:
+            await worker.aclose(lobby)
         lobby.close()
         await lobby.bots.aclose()
         store.close()
@@ -92,12 +100,23 @@ def create_app(
     app.state.lobby = lobby
     app.state.analyses = analyses
     app.state.accounts = accounts
+    if worker is not None:
+        app.add_middleware(Forward, lobby=lobby, worker=worker)
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, e: TableError) -> JSONResponse:
         # A message may quote the client's input; never let its text (a lone surrogate) fail the reply.
         message = e.message.encode("utf-8", "backslashreplace").decode("utf-8")
         return JSONResponse({"error": {"code": e.code, "message": message, "rule": e.rule}}, status_code=e.status)
+
+    @app.exception_handler(LeaseLost)
+    async def lease_lost(request: Request, _e: LeaseLost) -> JSONResponse:
+        """A seat taken or left at a table another worker took over meanwhile: nothing was stored."""
+        table_id = request.path_params.get("table_id")
+        if isinstance(table_id, str):
+            lobby.drop(table_id)
+        return JSONResponse({"error": {"code": "moved", "message": "another server plays this table now; try again",
+                                       "rule": None}}, status_code=503)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, e: StarletteHTTPException) -> Response:
@@ -213,7 +232,7 @@ def create_app(
         """The open tables (a human seat free), newest first, a page at a time: ``next`` is the
         ``before`` of the next page (null on the last)."""
         if all:
-            found = [lobby.get(i) for i in lobby.storage.recent_ids(limit)]
+            found = [lobby.peek(i) for i in lobby.storage.recent_ids(limit)]
             return {"tables": [t.info() for t in found if t is not None], "next": None}
         page, after = lobby.open_page(limit, _cursor(before))
         return {"tables": [t.info() for t in page], "next": None if after is None else f"{after[0]!r}:{after[1]}"}

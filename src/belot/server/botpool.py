@@ -25,8 +25,12 @@ import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Union
 
 from ..bots import make_bot
+
+if TYPE_CHECKING:
+    from .raybots import RayBots
 from ..game import SeatView
 
 log = logging.getLogger("belot.server")
@@ -220,7 +224,7 @@ class InlineBots:
         return None
 
 
-Bots = BotPool | InlineBots
-"""Whatever decides the bots' actions of a server."""
+Bots = Union[BotPool, InlineBots, "RayBots"]  # a forward reference: raybots imports this module
+"""Whatever decides the bots' actions of a server (`raybots.RayBots`: on a Ray cluster)."""
 
 __all__ = ["BACKGROUND", "QUICK_BOTS", "URGENT", "BotPool", "Bots", "InlineBots", "decide", "default_workers"]

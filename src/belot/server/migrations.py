@@ -102,7 +102,7 @@ def _to_3(c: sa.Connection) -> None:
     )
     columns = {col["name"] for col in sa.inspect(c).get_columns("belot_tables")}
     if "open" not in columns:
-        c.exec_driver_sql("ALTER TABLE belot_tables ADD COLUMN open BOOLEAN NOT NULL DEFAULT 0")
+        c.exec_driver_sql("ALTER TABLE belot_tables ADD COLUMN open BOOLEAN NOT NULL DEFAULT FALSE")
     taken = {(r.table_id, r.seat) for r in c.execute(sa.select(seats).where(seats.c.token_hash.is_not(None)))}
     listed = []
     for r in c.execute(sa.select(tables.c.id, tables.c.settings).where(tables.c.status != "finished")):

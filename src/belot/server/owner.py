@@ -5,7 +5,8 @@ refusing the other's writes, freezing them, and seating two people in one seat).
 an exclusive `flock` on ``<database>.owner`` for its whole life and writes its pid, host and start
 time into it; the operating system drops the lock when the process ends, also on SIGKILL, so a
 restart after a crash is never blocked by a stale lock. Databases that are not a local file
-(a server URL) need the multi-worker mode of a later change and are not locked here.
+(a server URL such as PostgreSQL) are not locked here: several servers share one with
+``belot serve --worker``, which gives each table one owner by a lease (`workers`).
 """
 
 from __future__ import annotations

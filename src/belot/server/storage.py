@@ -8,7 +8,9 @@ through the rules core; the seed only shuffles deals not yet dealt.  Older datab
 up to date on open (`migrate`, with the steps of `migrations`).
 Every accepted action is written in its own transaction (`append_action`) before anyone hears
 of it.  The default database is SQLite (WAL journal: a committed action survives the server
-process being killed); any SQLAlchemy URL works, so PostgreSQL is a matter of the URL.
+process being killed); PostgreSQL (``postgresql://user@host/db``, driven by psycopg 3: the
+``postgres`` extra) holds the same schema, and is what several workers share (``--worker``).
+Only portable SQL is written here: SQLite's PRAGMAs run on SQLite connections alone.
 """
 
 from __future__ import annotations
@@ -132,6 +134,28 @@ rematches_table = sa.Table(
 )
 
 
+# Several workers on one database (``belot serve --worker``): each table in play is owned by one
+# worker, that holds its lease until ``expires`` (renewed by the owner's heartbeat).  A table
+# whose lease has expired is taken over by another worker.  New tables, not a new schema version:
+# `migrate` creates them in any older database, and a single server never writes them.
+workers_table = sa.Table(
+    "belot_workers", metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("address", sa.String(200), nullable=False),  # where the other workers reach it (http://host:port)
+    sa.Column("seen", sa.Float, nullable=False),
+)
+leases_table = sa.Table(
+    "belot_leases", metadata,
+    sa.Column("table_id", sa.String(32), primary_key=True),
+    sa.Column("worker", sa.String(32), nullable=False),
+    sa.Column("expires", sa.Float, nullable=False),
+)
+
+
+class LeaseLost(RuntimeError):
+    """This worker no longer owns the table it tried to write (another took it over)."""
+
+
 # Built once: constructing a statement per action costs more than executing it.
 _INSERT_MOVE = sa.insert(moves_table)
 
@@ -169,8 +193,14 @@ class Storage:
         """``checkpoint_every``: with SQLite, copy the journal into the database from a background
         thread every so many seconds instead of during a commit (a checkpoint waits for the disk,
         which would hold up the server's event loop; the thread does not hold the GIL meanwhile)."""
+        url = engine_url(url)
         self.url = url
         self.sqlite = url.startswith("sqlite")
+        # Set by a worker (`workers.Worker`): every write of a table then checks, in its own
+        # transaction, that this worker still holds the table's lease (a fence: a worker that lost
+        # a table can never write into its history, even if it has not noticed yet).
+        self.worker: str | None = None
+        self.lease_seconds = 6.0
         kwargs: dict[str, Any] = {}
         if self.sqlite:
             kwargs["connect_args"] = {"check_same_thread": False}
@@ -267,6 +297,7 @@ class Storage:
         """Give the seat to a token (join) or free it (``token_hash`` None); optionally set the status
         and whether the lobby lists the table."""
         with self.engine.begin() as c:
+            self._fence(c, table_id)
             c.execute(
                 sa.update(seats_table)
                 .where(seats_table.c.table_id == table_id, seats_table.c.seat == seat)
@@ -299,6 +330,7 @@ class Storage:
         """
         c = self._hot()
         with c.begin():
+            self._fence(c, table_id)
             c.execute(_INSERT_MOVE, {
                 "table_id": table_id, "seq": seq, "seat": seat, "move": json.dumps(move), "bot": bot,
                 "at": time.time(),
@@ -317,6 +349,77 @@ class Storage:
                 if record is not None:
                     values["record"] = record
                 c.execute(sa.update(tables_table).where(tables_table.c.id == table_id).values(**values))
+
+    # -- leases (several workers) --------------------------------------------------------------
+
+    def _fence(self, c: sa.Connection, table_id: str) -> None:
+        """In a worker's write transaction: renew the table's lease, or raise `LeaseLost`.  On
+        PostgreSQL the updated lease row stays locked to the commit, so a takeover waits for this
+        write (and then replays it) or this write sees the takeover and is refused."""
+        if self.worker is None:
+            return
+        lc = leases_table.c
+        done = c.execute(sa.update(leases_table).where(lc.table_id == table_id, lc.worker == self.worker)
+                         .values(expires=time.time() + self.lease_seconds))
+        if done.rowcount != 1:
+            raise LeaseLost(f"worker {self.worker} does not own table {table_id}")
+
+    def register_worker(self, worker: str, address: str) -> None:
+        with self.engine.begin() as c:
+            c.execute(sa.delete(workers_table).where(workers_table.c.id == worker))
+            c.execute(sa.insert(workers_table).values(id=worker, address=address, seen=time.time()))
+
+    def claim(self, table_id: str, worker: str) -> bool:
+        """Take the table's lease if nobody holds it or it has expired (True), or renew our own."""
+        now = time.time()
+        lc = leases_table.c
+        try:
+            with self.engine.begin() as c:
+                done = c.execute(sa.update(leases_table).where(
+                    lc.table_id == table_id, sa.or_(lc.worker == worker, lc.expires < now),
+                ).values(worker=worker, expires=now + self.lease_seconds))
+                if done.rowcount == 1:
+                    return True
+                if c.execute(sa.select(lc.worker).where(lc.table_id == table_id)).first() is not None:
+                    return False
+                c.execute(sa.insert(leases_table).values(table_id=table_id, worker=worker,
+                                                         expires=now + self.lease_seconds))
+                return True
+        except sa.exc.IntegrityError:  # another worker inserted it first
+            return False
+
+    def renew(self, worker: str) -> set[str]:
+        """The heartbeat: extend every lease this worker holds (also the expired ones nobody took
+        yet); returns the tables it holds."""
+        now = time.time()
+        lc = leases_table.c
+        with self.engine.begin() as c:
+            c.execute(sa.update(workers_table).where(workers_table.c.id == worker).values(seen=now))
+            c.execute(sa.update(leases_table).where(lc.worker == worker).values(expires=now + self.lease_seconds))
+            return {r[0] for r in c.execute(sa.select(lc.table_id).where(lc.worker == worker))}
+
+    def release(self, table_id: str, worker: str) -> None:
+        lc = leases_table.c
+        with self.engine.begin() as c:
+            c.execute(sa.delete(leases_table).where(lc.table_id == table_id, lc.worker == worker))
+
+    def owner_of(self, table_id: str) -> tuple[str, str] | None:
+        """(worker, address) of the live owner of a table, if any."""
+        lc, w = leases_table.c, workers_table.c
+        q = sa.select(lc.worker, w.address).join(workers_table, w.id == lc.worker).where(
+            lc.table_id == table_id, lc.expires >= time.time())
+        with self.engine.connect() as c:
+            row = c.execute(q).first()
+        return None if row is None else (row[0], row[1])
+
+    def orphans(self, status: str) -> list[str]:
+        """Tables of ``status`` that no live worker owns (never claimed, or their lease expired)."""
+        t, lc = tables_table.c, leases_table.c
+        q = (sa.select(t.id).outerjoin(leases_table, lc.table_id == t.id)
+             .where(t.status == status, sa.or_(lc.table_id.is_(None), lc.expires < time.time()))
+             .order_by(t.created))
+        with self.engine.connect() as c:
+            return [r[0] for r in c.execute(q)]
 
     # -- reads --------------------------------------------------------------------------------
 
@@ -371,6 +474,20 @@ class Storage:
         )
 
 
+def engine_url(url: str) -> str:
+    """``url`` with its driver named: a bare ``postgresql://`` (or ``postgres://``) is psycopg 3,
+    the driver of the ``postgres`` extra (SQLAlchemy's own default, psycopg2, is not installed)."""
+    for bare in ("postgresql://", "postgres://"):
+        if url.startswith(bare):
+            return "postgresql+psycopg://" + url.removeprefix(bare)
+    return url
+
+
+def is_server_url(url: str) -> bool:
+    """A database server several processes can share (not a SQLite file)."""
+    return not engine_url(url).startswith("sqlite")
+
+
 def _sqlite_pragmas(dbapi_connection: Any, background_checkpoints: bool) -> None:
     # WAL + synchronous=NORMAL: a commit is in the journal before it returns, so it survives the
     # server process dying (SIGKILL); only a power loss may drop the very last commits.
@@ -386,4 +503,4 @@ def _sqlite_pragmas(dbapi_connection: Any, background_checkpoints: bool) -> None
     cur.close()
 
 
-__all__ = ["SCHEMA_VERSION", "DealRow", "Storage", "StorageError", "StoredTable"]
+__all__ = ["SCHEMA_VERSION", "DealRow", "LeaseLost", "Storage", "StorageError", "StoredTable", "engine_url", "is_server_url"]

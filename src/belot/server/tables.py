@@ -34,7 +34,7 @@ from .protocol import ProtocolError, action_from_json
 from .requests import CreateTable
 from .seats import Connection, Seats
 from .settings import FINISHED, HUMAN, PLAYING, WAITING, Settings, default_bot
-from .storage import Storage, StoredTable
+from .storage import LeaseLost, Storage, StoredTable
 from .turns import Turns
 
 log = logging.getLogger("belot.server")
@@ -128,8 +128,7 @@ class Table:
     def _evict_if_done(self) -> None:
         """A finished table nobody watches leaves memory; `Lobby.get` reloads it from storage on demand."""
         if self.status == FINISHED and not self.seats.watched():
-            self.close()
-            self.lobby.tables.pop(self.id, None)
+            self.lobby.drop(self.id)
 
     def handle_text(self, conn: Connection, text: str | None) -> dict[str, Any] | None:
         """One client message; the reply for this connection only (an error or pong), if any."""
@@ -196,6 +195,9 @@ class Table:
             raise TableError("illegal", str(e), 409, e.rule) from None
         try:
             status = self.log.append(self.seq, seat, action, bot, self.match, trial, self.seats.players())
+        except LeaseLost:  # another worker owns the table now: its players reconnect there
+            self.lobby.drop(self.id)
+            raise TableError("moved", "another server plays this table now; reconnect", 503) from None
         except SQLAlchemyError as e:  # not stored, so not played: the state stays as it was
             log.error("table %s: cannot store action %d: %s", self.id, self.seq, e)
             raise TableError("storage_error", "the action could not be stored; nothing changed, try again", 503) from None
@@ -284,6 +286,9 @@ class Lobby:
         self.limits = limits or Limits()
         self.quota = Quota(self.limits)
         self.tables: dict[str, Table] = {}
+        # With several workers on one database (`workers.Worker`): this worker's id.  Then a table
+        # in play is kept here only while this worker holds its lease (`Storage.claim`).
+        self.worker: str | None = None
         self._waiting_by: dict[str, set[str]] = {}  # client address -> tables it created, maybe waiting
         self.on_finished: list[Callable[[Table], None]] = []  # called when a match ends (accounts' ratings)
 
@@ -303,6 +308,8 @@ class Lobby:
         status = PLAYING if HUMAN not in settings.seats else WAITING
         created = self.storage.create_table(table_id, seed, settings.to_json(), status, deal_row(match, 0),
                                             open=HUMAN in settings.seats)
+        if self.worker is not None:
+            self.storage.claim(table_id, self.worker)  # nobody else knows the id yet
         table = Table(self, table_id, seed, settings, match, created, status)
         self.tables[table_id] = table
         if free > 0:
@@ -336,11 +343,32 @@ class Lobby:
         table = self.tables.get(table_id)
         if table is None and isinstance(table_id, str) and len(table_id) <= 32:
             stored = self.storage.load(table_id)
+            if stored is not None and self.worker is not None and stored.status != FINISHED:
+                if not self.storage.claim(table_id, self.worker):
+                    return None  # another worker plays it (workers.Forward sends its requests there)
+                stored = self.storage.load(table_id)  # read after the claim: every write of the last owner is in
             if stored is not None:
                 table = self._restore(stored)
                 if table is not None:
                     self.tables[table_id] = table
         return table
+
+    def peek(self, table_id: str) -> Table | None:
+        """A table to describe (the lobby, the list of finished games): as `get`, but a worker does
+        not take over a table in play just to list it; it reads it from storage instead."""
+        if self.worker is None or table_id in self.tables:
+            return self.get(table_id)
+        stored = self.storage.load(table_id)
+        return None if stored is None else self._restore(stored)
+
+    def drop(self, table_id: str) -> None:
+        """Forget a table (finished and unwatched, or owned by another worker now); its connections
+        close, and its clients reconnect to whoever plays it."""
+        table = self.tables.pop(table_id, None)
+        if table is not None:
+            table.close()
+        if self.worker is not None:
+            self.storage.release(table_id, self.worker)
 
     def restore_all(self) -> int:
         """Bring back every table in play from the database (on start); returns how many.
@@ -349,14 +377,17 @@ class Lobby:
         so a start does not replay thousands of tables nobody sits at.
         """
         n = 0
-        for table_id in self.storage.unfinished_ids(PLAYING):
-            if self.get(table_id) is not None:
+        ids = self.storage.unfinished_ids(PLAYING) if self.worker is None else self.storage.orphans(PLAYING)
+        for table_id in ids:
+            if table_id in self.tables:
+                continue
+            table = self.get(table_id)
+            if table is not None:
                 n += 1
-        for table in self.tables.values():
-            for s, seat in enumerate(table.seats):
-                if seat.token_hash is not None:
-                    table.turns.start_grace(s)  # nobody is connected yet after a restart
-            table.schedule()
+                for s, seat in enumerate(table.seats):
+                    if seat.token_hash is not None:
+                        table.turns.start_grace(s)  # nobody is connected yet after a restart
+                table.schedule()
         return n
 
     def _restore(self, stored: StoredTable) -> Table | None:
@@ -380,7 +411,7 @@ class Lobby:
     def open_page(self, limit: int, before: tuple[float, str] | None = None) -> tuple[list[Table], tuple[float, str] | None]:
         """A page of the tables with a free human seat, newest first, and the cursor of the next page."""
         rows = self.storage.open_page(limit, before)
-        found = [t for t in (self.get(table_id) for _created, table_id in rows) if t is not None]
+        found = [t for t in (self.peek(table_id) for _created, table_id in rows) if t is not None]
         return found, (rows[-1] if len(rows) == limit else None)
 
     def close(self) -> None:

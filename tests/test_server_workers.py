@@ -1,0 +1,232 @@
+"""Several `belot serve --worker` processes on one PostgreSQL database, behind haproxy
+(deploy/haproxy.cfg): each table has one owner; when the owner is killed (SIGKILL) in the middle
+of deals, the other worker takes its tables over from the stored record, the clients reconnect
+through the proxy, and every table finishes with every acknowledged action in its record once."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pg
+import pytest
+from test_server_restart import start_server
+
+from belot.cards import CARD_NAMES
+from belot.game import CHANCE
+from belot.record import action_of, replay
+from belot.server.gamelog import deal_next, new_match
+from belot.server.protocol import action_from_json
+from belot.server.storage import Storage
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_haproxy(workers: list[str], tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
+    haproxy = shutil.which("haproxy")
+    if haproxy is None:
+        pg.unavailable("haproxy is not installed (apt-get install haproxy)")
+    assert haproxy is not None
+    port = free_port()
+    env = {**os.environ, "BELOT_LISTEN": f"127.0.0.1:{port}",
+           "BELOT_W1": workers[0].removeprefix("http://"), "BELOT_W2": workers[1].removeprefix("http://")}
+    proc = subprocess.Popen([haproxy, "-db", "-f", str(ROOT / "deploy" / "haproxy.cfg")], env=env,
+                            stdout=subprocess.DEVNULL, stderr=(tmp / "haproxy.log").open("wb"))
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(url + "/api/health", timeout=1).status_code == 200:
+                return proc, url
+        time.sleep(0.1)
+    proc.kill()
+    raise AssertionError("haproxy did not start: " + (tmp / "haproxy.log").read_text())
+
+
+def retrying(call: Any, timeout: float = 20.0) -> Any:
+    """``call()`` until it answers other than 502/503 or a connection error (a worker is away)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            r = call()
+            if r.status_code not in (502, 503, 504):
+                return r
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            raise AssertionError("no worker answered")
+        time.sleep(0.2)
+
+
+@pytest.mark.slow
+def test_owner_killed_mid_deal_its_tables_finish_on_the_other_worker(tmp_path: Path) -> None:
+    import websockets.sync.client as ws_client
+    from websockets.exceptions import WebSocketException
+
+    db = pg.cluster().new_database()
+    storage = Storage(db)
+    workers = [start_server(db, "--worker", "--bot-delay", "0.05") for _ in range(2)]
+    procs = [p for p, _ in workers]
+    proxy, url = start_haproxy([u for _, u in workers], tmp_path)
+    rng = random.Random(5)
+    acknowledged: dict[int, Any] = {}  # seq -> the action a human was told was played
+    pending: dict[int, Any] = {}  # sent, not yet seen played
+
+    def turn(m: dict[str, Any], ws: Any) -> None:
+        """Read one message of the human's socket; act when it is the human's turn."""
+        if m["type"] == "error":
+            pending.clear()
+            return
+        if m["type"] != "state":
+            return
+        for k in [k for k in pending if k < m["seq"]]:
+            acknowledged[k] = pending.pop(k)
+        if m["view"]["to_move"] == 0 and m["view"]["legal"] and m["view"]["winner"] is None \
+                and m["seq"] not in pending and m["table"]["status"] == "playing":
+            pending[m["seq"]] = rng.choice(m["view"]["legal"])
+            ws.send(json.dumps({"type": "action", "action": pending[m["seq"]], "seq": m["seq"]}))
+
+    try:
+        with httpx.Client(base_url=url, timeout=10) as http:
+            # Created round-robin: the tables are spread over both workers.
+            bots_only = [http.post("/api/tables", json={"seats": ["bot:random"] * 4, "target": 41}).json()["table"]["id"]
+                         for _ in range(4)]
+            r = http.post("/api/tables", json={"seats": ["human", "bot:random", "bot:random", "bot:random"],
+                                               "target": 41, "seat": 0})
+            human, token = r.json()["table"]["id"], r.json()["token"]
+            # The human plays over the websocket through the proxy until some actions are in.
+            with ws_client.connect(f"{url.replace('http', 'ws')}/api/tables/{human}/ws?token={token}") as ws:
+                while len(acknowledged) < 6:
+                    turn(json.loads(ws.recv(timeout=10)), ws)
+            ids = [*bots_only, human]
+            owners = {t: storage.owner_of(t) for t in ids}
+            assert all(o is not None for o in owners.values())
+            before = {t: storage.load(t) for t in ids}
+            assert all(s is not None and s.status == "playing" for s in before.values())
+            # Kill the human table's owner mid-deal.
+            victim_url = owners[human][1]  # type: ignore[index]
+            victim = next(p for p, u in workers if u == victim_url)
+            orphaned = [t for t, o in owners.items() if o is not None and o[1] == victim_url]
+            killed_at = time.monotonic()
+            os.kill(victim.pid, signal.SIGKILL)
+            victim.wait(timeout=10)
+            survivor = next(u for p, u in workers if p is not victim)
+            for t in orphaned:
+                while (o := storage.owner_of(t)) is None or o[1] != survivor:
+                    if storage.load(t).status == "finished":  # type: ignore[union-attr]
+                        break
+                    assert time.monotonic() - killed_at < 10, "no worker took the tables over within 10 s"
+                    time.sleep(0.1)
+            # The human reconnects through the proxy and plays to the end.
+            deadline = time.monotonic() + 60
+            final = None
+            while final is None and time.monotonic() < deadline:
+                try:
+                    with ws_client.connect(f"{url.replace('http', 'ws')}/api/tables/{human}/ws?token={token}",
+                                           open_timeout=5) as ws:
+                        while True:
+                            m = json.loads(ws.recv(timeout=15))
+                            turn(m, ws)
+                            if m["type"] == "state" and m["view"]["winner"] is not None:
+                                final = m
+                                break
+                except (OSError, TimeoutError, WebSocketException):
+                    time.sleep(0.3)
+            assert final is not None, "the human table did not finish"
+            for t in ids:
+                deadline = time.monotonic() + 60
+                while True:
+                    info = retrying(lambda t=t: http.get(f"/api/tables/{t}")).json()["table"]
+                    if info["status"] == "finished":
+                        break
+                    assert time.monotonic() < deadline, info
+                    time.sleep(0.3)
+            records = {t: retrying(lambda t=t: http.get(f"/api/tables/{t}/record")).json() for t in ids}
+    finally:
+        for p in [*procs, proxy]:
+            p.kill()
+            p.wait(timeout=10)
+    for t in ids:
+        after = storage.load(t)
+        stored_before = before[t]
+        assert after is not None and stored_before is not None and after.status == "finished"
+        # Nothing stored before the kill is lost, changed or repeated; the record replays to the end.
+        assert after.moves[: len(stored_before.moves)] == stored_before.moves
+        assert len(after.moves) == sum(len(d.actions) for d in replay(records[t]).deals)
+        assert replay(records[t]).is_over
+        # The same seeded game played without the kill: the table's seed deals, in one process, the
+        # very hands the record holds (the deals after the takeover too), and the actions replay.
+        same = new_match(41, after.seed)
+        for _seat, move, _bot in after.moves:
+            if same.current_player == CHANCE:
+                deal_next(same, after.seed)
+            same.apply(action_of(move))
+        assert same.is_over and same.score == replay(records[t]).score
+        assert [[[CARD_NAMES[c] for c in h] for h in d.dealt] for d in same.deals] == \
+            [d["hands"] for d in records[t]["deals"]]
+    # Every action the human was told was played is in the record, at its seq, once.
+    moves = storage.load(human).moves  # type: ignore[union-attr]
+    for seq, action in acknowledged.items():
+        assert moves[seq][0] == 0 and action_of(moves[seq][1]) == action_from_json(action)
+    storage.close()
+
+
+def test_worker_needs_a_database_server(tmp_path: Path) -> None:
+    r = subprocess.run([sys.executable, "-m", "belot", "serve", "--worker", "--db", str(tmp_path / "x.sqlite3")],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "--worker needs a database server" in r.stderr
+
+
+@pytest.mark.slow
+def test_every_worker_lists_every_table_and_forwards_to_its_owner() -> None:
+    """The lobby and the finished games of any worker hold every worker's tables; a request or a
+    websocket for a table another worker owns is answered by the owner (forwarded)."""
+    import websockets.sync.client as ws_client
+
+    db = pg.cluster().new_database()
+    workers = [start_server(db, "--worker", "--bot-delay", "0") for _ in range(2)]
+    try:
+        (_, a), (_, b) = workers
+        with httpx.Client(timeout=10) as http:
+            waiting = http.post(f"{a}/api/tables", json={"seats": ["human", "bot:random", "human", "bot:random"]})
+            tid = waiting.json()["table"]["id"]
+            bots = http.post(f"{b}/api/tables", json={"seats": ["bot:random"] * 4, "target": 41}).json()["table"]["id"]
+            for url in (a, b):
+                assert tid in [t["id"] for t in http.get(f"{url}/api/tables").json()["tables"]]
+            # Joining through the worker that does not own the table: the owner seats the player.
+            j = http.post(f"{b}/api/tables/{tid}/join", json={"seat": 0, "name": "ana"})
+            assert j.status_code == 200, j.text
+            token = j.json()["token"]
+            assert http.get(f"{a}/api/tables/{tid}/state", params={"token": token}).json()["you"]["seat"] == 0
+            with ws_client.connect(f"{b.replace('http', 'ws')}/api/tables/{tid}/ws?token={token}") as ws:
+                m = json.loads(ws.recv(timeout=10))
+                assert m["type"] == "state" and m["table"]["seats"][0]["name"] == "ana"
+            deadline = time.monotonic() + 60
+            while http.get(f"{b}/api/tables/{bots}").json()["table"]["status"] != "finished":
+                assert time.monotonic() < deadline
+                time.sleep(0.2)
+            for url in (a, b):
+                finished = http.get(f"{url}/api/tables", params={"all": True}).json()["tables"]
+                assert {tid, bots} <= {t["id"] for t in finished}
+                assert http.get(f"{url}/api/tables/{bots}/record").status_code == 200
+    finally:
+        for p, _ in workers:
+            p.kill()
+            p.wait(timeout=10)
