@@ -12,8 +12,9 @@ import pytest
 
 pytest.importorskip("starlette")
 
-from belot.server.storage import Storage  # noqa: E402
-from test_server import make_client, new_table, state  # noqa: E402
+from test_server import make_client, new_table, state
+
+from belot.server.storage import Storage
 
 OPTIONS = ["OPT-SURCONTRA", "OPT-NONZERO"]
 
@@ -52,6 +53,35 @@ def test_options_survive_a_restart(tmp_path: Path) -> None:
         assert m["table"]["options"] == ["OPT-CAPOT-EN", "OPT-NO-SHUFFLE"]
         table = client.app.state.lobby.tables[table_id]  # type: ignore[attr-defined]
         assert table.match.rules.options == ("OPT-CAPOT-EN", "OPT-NO-SHUFFLE")
+
+
+def test_a_surkontra_replays_after_a_restart(tmp_path: Path) -> None:
+    """R3.3 under OPT-SURCONTRA: the stored kontra action over a rekontra is a surkontra only if the
+    restored match has the table's options; without them the stored game would not replay."""
+    with make_client(tmp_path) as client:
+        table_id, tokens = new_table(client, ["human"] * 4, target=1000, options=["OPT-SURCONTRA"])
+        for _ in range(40):
+            seat = state(client, table_id)["view"]["to_move"]
+            v = state(client, table_id, tokens[seat])["view"]
+            names = [a["call"] for a in v["legal"] if "call" in a]
+            if v["multiplier"] == 8 or not names:
+                break
+            ours = seat % 2 == 0
+            if not ours and not v["contract"]:
+                pick = next(c for c in names if c in ("C", "D", "H", "S"))
+            elif ours and v["contract"] and v["multiplier"] in (1, 4) and "kontra" in names:
+                pick = "kontra"
+            elif not ours and v["multiplier"] == 2 and "rekontra" in names:
+                pick = "rekontra"
+            else:
+                pick = "pass"
+            r = client.post(f"/api/tables/{table_id}/action", json={"token": tokens[seat], "action": {"call": pick}})
+            assert r.status_code == 200, r.text
+        before = state(client, table_id, tokens[0])
+        assert before["view"]["multiplier"] == 8 and "surkontra" in [c["call"] for c in before["view"]["calls"]]
+    with make_client(tmp_path) as client:
+        after = state(client, table_id, tokens[0])
+        assert after["view"] == before["view"] and after["seq"] == before["seq"]
 
 
 def test_settings_stored_before_house_rules_restore_with_none() -> None:

@@ -9,8 +9,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import test_web
+from test_web import Browser, Page, Server, act_once, new_page, post
 
-from test_web import Browser, Page, Server, act_once, browser, new_page, post, server  # noqa: F401
+browser = test_web.browser  # test_web's fixtures: one Chromium and one `belot serve` for this module too
+server = test_web.server
 
 pytestmark = pytest.mark.browser
 
