@@ -23,6 +23,9 @@ CHOSEN = ["OPT-SURCONTRA", "OPT-NONZERO"]
 def not_clipped(page: Page, selector: str) -> None:
     """Every element matching ``selector`` is inside the viewport's width and shows all its text."""
     width = page.viewport_size["width"]  # type: ignore[index]
+    # The page redraws when its data arrives: measure once every match is laid out (none detached).
+    page.wait_for_function("""sel => { const els = [...document.querySelectorAll(sel)];
+        return els.length > 0 && els.every(e => e.isConnected && e.getBoundingClientRect().width > 0); }""", arg=selector)
     boxes = page.locator(selector).evaluate_all("""els => els.map(e => {
         const r = e.getBoundingClientRect();
         return [r.left, r.right, e.scrollWidth, e.clientWidth, r.width]; })""")
@@ -40,6 +43,7 @@ def test_house_rules_form_fits_and_capot_options_exclude_each_other(browser: Bro
         page = new_page(browser, width=width, height=height)
         page.context.add_init_script(f"localStorage.setItem('belot.lang', '{lang}');")
         page.goto(server.url + "/")
+        page.wait_for_load_state("networkidle")  # the lobby has its bots and tables: no redraw under the checks
         page.wait_for_selector("#house-rules-form input[data-option='OPT-NONZERO']")
         assert page.locator("#house-rules-form input[data-option]").count() == 11  # all but OPT-LATE-DECLARE
         not_clipped(page, "#house-rules-form")
