@@ -157,13 +157,27 @@ def test_surkontra_is_named_on_its_button_in_the_bubble_and_as_x8(browser: Brows
     button = page.locator("[data-call='kontra']")
     button.wait_for()
     assert "Surcontra" in button.inner_text() and "Double" not in button.inner_text()
-    assert "Redouble ×4" in page.inner_text("#info, .info-panel")
+    assert page.inner_text(".info-panel .chip.kontra") == "Redouble ×4"
     not_clipped(page, "#house-rules .chip")
     button.click()
-    page.wait_for_function("document.querySelector('.info-panel').innerText.includes('×8')")
-    assert "Surcontra ×8" in page.inner_text(".info-panel")
+    # (not the info panel's text: its house-rules line says "Surcontra ×8" from the start)
+    page.wait_for_function("(document.querySelector('.info-panel .chip.kontra') || {}).innerText === 'Surcontra ×8'")
     assert "Surcontra" in page.inner_text(".pos-bottom .bubble, .area-bottom .bubble")
     assert surkontra.view(0)["multiplier"] == 8 and surkontra.view(0)["calls"][-1]["call"] == "surkontra"
     page.set_viewport_size({"width": 1280, "height": 800})
     not_clipped(page, "#house-rules .chip")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_lobby_lists_an_open_tables_house_rules(browser: Browser, server: Server) -> None:
+    created = post(server, "/api/tables", {"seats": ["human", "human", "bot:random", "bot:random"],
+                                           "options": ["OPT-CAPOT-EN", "OPT-VALAT-NO-DOUBLE"]})
+    tid = created["table"]["id"]
+    page = new_page(browser, width=360, height=740)
+    page.context.add_init_script("localStorage.setItem('belot.lang', 'bg');")
+    page.goto(server.url + "/")
+    line = page.locator(f"#rules-{tid}")
+    line.wait_for()
+    assert "Капото вдига целта" in line.inner_text() and "Капото не се удвоява" in line.inner_text()
+    not_clipped(page, f"#rules-{tid} .chip")
     assert not page.errors  # type: ignore[attr-defined]
