@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from belot.contracts import SUPPORTED_OPTIONS
 from belot.i18n import LANGUAGES, catalog
 
 STATIC = Path(__file__).resolve().parent.parent / "src" / "belot" / "web" / "static"
@@ -25,7 +26,9 @@ PREFIX = re.compile(r"""\bt\(\s*["']([\w.]+\.)["']\s*\+""")
 BUILT = {
     "term.": ["tierce", "quarte", "quint", "carre", "made", "hanging", "inside", "redeal", "belote",
               "dealer", "deal", "auction", "declarations", "card_points", "valat"],
-    "call.": ["pass", "C", "D", "H", "S", "NT", "AT", "kontra", "rekontra"],
+    "call.": ["pass", "C", "D", "H", "S", "NT", "AT", "kontra", "rekontra", "surkontra"],
+    "tui.option.": sorted(SUPPORTED_OPTIONS),  # the house rules' names: the terminal's wording
+    "web.options.help.": sorted(SUPPORTED_OPTIONS),
     "rank.": list("789TJQKA"),
     "suit.": list("CDHS"),
     "web.lang.": list(LANGUAGES),
@@ -74,3 +77,12 @@ def test_turkish_uses_the_games_own_words() -> None:
     tr = catalog("tr")
     assert (tr["call.NT"], tr["call.AT"], tr["call.pass"], tr["call.kontra"], tr["term.trump"]) == (
         "Kozsuz", "Hepsi koz", "Pas", "Kontra", "Koz")
+
+
+def test_the_new_table_form_offers_every_supported_house_rule() -> None:
+    """docs/rules.md section 6: the browser's list is the engine's (OPT-LATE-DECLARE refused)."""
+    text = (STATIC / "js" / "options.js").read_text(encoding="utf-8")
+    offered = re.search(r"HOUSE_RULES = \[(.*?)\]", text, re.S)
+    assert offered is not None
+    names = re.findall(r'"(OPT-[A-Z-]+)"', offered.group(1))
+    assert len(names) == len(set(names)) and set(names) == SUPPORTED_OPTIONS

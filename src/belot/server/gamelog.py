@@ -7,7 +7,8 @@ import random
 
 from .. import record as belot_record
 from ..cards import CARD_NAMES, parse_card
-from ..game import CHANCE, Match, deal_hands
+from ..contracts import NO_SHUFFLE, Rules
+from ..game import CHANCE, Match, cut_pack, deal_hands, deal_pack, gathered_pack
 from ..record import Move, action_of, move_of
 from .settings import FINISHED
 from .storage import DealRow, Storage
@@ -20,12 +21,16 @@ def deal_next(match: Match, seed: int) -> None:
     """
     dealer = match.next_dealer
     assert dealer is not None
-    match.deal(deal_hands(random.Random(f"{seed}/{len(match.deals)}"), dealer), dealer)
+    rng = random.Random(f"{seed}/{len(match.deals)}")
+    if match.deals and match.rules.has(NO_SHUFFLE):  # R2.2 option: the last deal's pack gathered and cut
+        match.deal(deal_pack(cut_pack(gathered_pack(match.deals[-1]), rng), dealer), dealer)
+    else:
+        match.deal(deal_hands(rng, dealer), dealer)
 
 
-def new_match(target: int, seed: int) -> Match:
+def new_match(target: int, seed: int, rules: Rules | None = None) -> Match:
     """A table's match with its first deal dealt (the first dealer drawn from the seed, R2.1)."""
-    match = Match(target=target, first_dealer=random.Random(seed).randrange(4))
+    match = Match(rules, target=target, first_dealer=random.Random(seed).randrange(4))
     deal_next(match, seed)
     return match
 
@@ -35,12 +40,13 @@ def deal_row(match: Match, i: int) -> DealRow:
     return DealRow(i, d.dealer, [[CARD_NAMES[c] for c in h] for h in d.dealt])
 
 
-def replay_stored(target: int, deals: list[DealRow], moves: list[tuple[int, Move, bool]]) -> Match:
+def replay_stored(target: int, deals: list[DealRow], moves: list[tuple[int, Move, bool]],
+                  rules: Rules | None = None) -> Match:
     """The match of a stored table: its hands dealt as stored, its moves applied in order.
 
     Raises RuleError or ValueError when the stored game is not a legal game.
     """
-    match = Match(target=target, first_dealer=deals[0].dealer if deals else None)
+    match = Match(rules, target=target, first_dealer=deals[0].dealer if deals else None)
     rows = iter(deals)
 
     def deal_stored() -> None:

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from ..contracts import Rules
 from .errors import TableError
 from .names import BadName, clean_name
 from .settings import HUMAN, MAX_TARGET, Settings, default_bot, seat_kind
@@ -32,6 +33,13 @@ class CreateTable(Body):
     turn_timer: float | None = Field(None, ge=1, le=3600)
     seat: int | None = Field(None, ge=0, le=3)
     name: str | None = None
+    options: list[str] | None = Field(None, max_length=32)
+
+    @field_validator("options")
+    @classmethod
+    def _options(cls, v: list[str] | None) -> list[str] | None:
+        # UnsupportedOption is a ValueError: unknown, refused (OPT-LATE-DECLARE) or exclusive options -> 400
+        return None if v is None else list(Rules.from_options(v).options)
 
     @field_validator("seats")
     @classmethod
@@ -68,6 +76,7 @@ class CreateTable(Body):
         if self.names is not None:
             s.names = list(self.names)
         s.substitute = self.substitute or default_bot()
+        s.options = list(self.options or [])
         return s
 
 

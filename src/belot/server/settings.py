@@ -1,4 +1,5 @@
-"""A table's settings (target, who plays each seat, the substitute bot, the turn timer) and the
+"""A table's settings (target, who plays each seat, the substitute bot, the turn timer, the house
+rules) and the
 checks of their values, shared by the request models and the restore from storage."""
 
 from __future__ import annotations
@@ -7,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..bots import bot_names
+from ..contracts import Rules
 from .names import clean_stored_name
 
 HUMAN = "human"
@@ -42,11 +44,16 @@ class Settings:
     names: list[str | None] = field(default_factory=lambda: [None] * 4)
     substitute: str = field(default_factory=default_bot)
     turn_timer: float | None = None
+    options: list[str] = field(default_factory=list)  # house rules (docs/rules.md section 6), checked
+
+    def rules(self) -> Rules:
+        return Rules.from_options(self.options)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "target": self.target, "seats": self.seats, "names": self.names,
             "substitute": self.substitute, "turn_timer": self.turn_timer,
+            "options": self.options,
         }
 
     @classmethod
@@ -55,7 +62,7 @@ class Settings:
         names = [None if n is None else clean_stored_name(n) for n in d["names"]]
         return cls(
             target=d["target"], seats=d["seats"], names=names, substitute=d["substitute"],
-            turn_timer=d["turn_timer"],
+            turn_timer=d["turn_timer"], options=list(d.get("options") or []),  # none stored before house rules
         )
 
 

@@ -73,6 +73,7 @@ class Table:
             "target": self.settings.target,
             "turn_timer": self.settings.turn_timer,
             "substitute": self.settings.substitute,
+            "options": list(self.match.rules.options),
             "created": self.created,
             "seats": self.seats.info(),
             "score": list(self.match.score),
@@ -303,7 +304,7 @@ class Lobby:
             self._check_waiting(address)
         self.quota.create_table(address)
         seed = secrets.randbits(62)
-        match = new_match(settings.target, seed)
+        match = new_match(settings.target, seed, settings.rules())
         table_id = secrets.token_hex(5)
         status = PLAYING if HUMAN not in settings.seats else WAITING
         created = self.storage.create_table(table_id, seed, settings.to_json(), status, deal_row(match, 0),
@@ -394,8 +395,8 @@ class Lobby:
         """Deal the stored hands and replay the stored moves through the rules core."""
         settings = Settings.from_json(stored.settings)
         try:
-            match = replay_stored(settings.target, stored.deals, stored.moves)
-        except (RuleError, ValueError) as e:
+            match = replay_stored(settings.target, stored.deals, stored.moves, settings.rules())
+        except (RuleError, ValueError) as e:  # UnsupportedOption is a ValueError too
             log.error("table %s: the stored game does not replay (%s); not restored", stored.id, e)
             return None
         table = Table(self, stored.id, stored.seed, settings, match, stored.created, stored.status)

@@ -6,6 +6,7 @@ import { t, esc, language } from "./i18n.js";
 import { navigate, toast } from "./ui.js";
 import { botName, seatName } from "./names.js";
 import { whoami } from "./account.js";
+import { EXCLUSIVE, HOUSE_RULES, houseRulesFieldset, optionsHtml } from "./options.js";
 
 const NAME_KEY = "belot.name";
 
@@ -22,6 +23,7 @@ export function showLobby(main) {
   let touched = false; // the user changed them: keep them when the bot list arrives
   let target = 151;
   let timer = 0; // seconds for each move, 0: no turn timer
+  const chosen = new Set(); // the house rules picked (docs/rules.md section 6)
   let alive = true;
   let account = null; // the logged-in account, if any: it plays under its own name
 
@@ -110,6 +112,7 @@ export function showLobby(main) {
     const score = `${table.score[0]} – ${table.score[1]} / ${table.target}`;
     return `<li data-table="${esc(table.id)}"><div class="row"><strong>${esc(table.id)}</strong>
       <span class="muted">${esc(score)}</span></div><div class="seats">${seats}</div>
+      ${optionsHtml(table.options, `rules-${table.id}`)}
       <div class="row"><button class="secondary" data-join="${esc(table.id)}">${esc(t("web.lobby.join"))}</button>
          <a class="secondary" data-link href="/t/${esc(table.id)}">${esc(t("web.lobby.open"))}</a>
          <button class="secondary" data-copy="${esc(link(table))}">${esc(t("web.lobby.copy_link"))}</button></div>
@@ -137,6 +140,7 @@ export function showLobby(main) {
           <label for="timer">${esc(t("web.lobby.turn_timer"))}</label>
           <select id="timer">${[0, 15, 30, 60, 120].map((n) => `<option value="${n}"${n === timer ? " selected" : ""}>${
             esc(n ? t("web.lobby.seconds", { n }) : t("web.lobby.no_timer"))}</option>`).join("")}</select>
+          ${houseRulesFieldset(chosen)}
           <button type="submit" class="primary" id="create-btn">${esc(t("web.lobby.create"))}</button>
         </form>
       </section>
@@ -159,6 +163,13 @@ export function showLobby(main) {
       sel.addEventListener("change", () => { choice[+sel.dataset.seat] = sel.value; touched = true; }));
     main.querySelector("#target").addEventListener("input", (e) => { target = e.target.value; });
     main.querySelector("#timer").addEventListener("change", (e) => { timer = +e.target.value; });
+    main.querySelectorAll("input[data-option]").forEach((box) => box.addEventListener("change", () => {
+      const opt = box.dataset.option;
+      if (!box.checked) { chosen.delete(opt); return; }
+      chosen.add(opt);
+      const other = EXCLUSIVE[opt]; // OPT-CAPOT-NI and OPT-CAPOT-EN exclude each other (R12)
+      if (other && chosen.delete(other)) main.querySelector(`input[data-option="${other}"]`).checked = false;
+    }));
     main.querySelector("#refresh").addEventListener("click", load);
     main.querySelector("#create").addEventListener("submit", async (ev) => {
       ev.preventDefault();
@@ -168,7 +179,8 @@ export function showLobby(main) {
       const tgt = parseInt(main.querySelector("#target").value, 10) || 151;
       try {
         const turnTimer = +main.querySelector("#timer").value || null;
-        const res = await api("/api/tables", { target: tgt, seats, seat: 0, name: name || null, turn_timer: turnTimer });
+        const options = HOUSE_RULES.filter((o) => chosen.has(o));
+        const res = await api("/api/tables", { target: tgt, seats, seat: 0, name: name || null, turn_timer: turnTimer, options });
         saveToken(res.table.id, res.token);
         navigate(`/t/${res.table.id}`);
       } catch (e) {

@@ -48,7 +48,15 @@ export function callHtml(call) {
 }
 
 export function multiplierText(m) {
-  return m === 4 ? t("call.rekontra") : m === 2 ? t("call.kontra") : "";
+  return m === 8 ? t("call.surkontra") : m === 4 ? t("call.rekontra") : m === 2 ? t("call.kontra") : "";
+}
+
+/**
+ * The call a legal call action makes: surkontra (OPT-SURCONTRA, R3.3) is sent through the kontra
+ * action, so a "kontra" offered over a rekontra (the contract at ×4) is a surkontra.
+ */
+export function callMade(call, multiplier) {
+  return call === "kontra" && multiplier === 4 ? "surkontra" : call;
 }
 
 // The points of a declaration of each kind: a carré's depend on its rank, so it is shown alone (R7.2).

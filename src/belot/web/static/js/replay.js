@@ -7,6 +7,7 @@ import { api } from "./net.js";
 import { t, esc } from "./i18n.js";
 import { cardFace, cardWords, cardShort, sortHand } from "./cards.js";
 import { botName, callHtml, multiplierText } from "./names.js";
+import { optionsHtml } from "./options.js";
 import { sheetHtml, summaryHtml } from "./sheet.js";
 import { bestOptions, followAnalysis, panelHtml, stepOf } from "./analysis.js";
 
@@ -96,6 +97,7 @@ export function showReplay(main, tableId) {
       ${cardFace(card, cardWords(card, t))}<div class="who">${esc(label(seat))}</div></div>`).join("");
     const auctionOver = v.phase !== "auction";
     let info = `<div>${esc(t("web.replay.deal_of", { i: dealIdx + 1, n: data.record.deals.length }))}</div>`;
+    info += optionsHtml(data.record.options);
     if (auctionOver && result && result.contract) {
       info += `<div class="big">${callHtml(result.contract)}</div><div>${esc(t("web.table.bid_by", { name: label(result.declarer) }))}</div>`;
       if (result.multiplier > 1) info += `<div><span class="chip kontra">${esc(multiplierText(result.multiplier))} ×${result.multiplier}</span></div>`;
@@ -139,7 +141,11 @@ export function showReplay(main, tableId) {
     const a = s.action;
     if (!a) return "";
     const who = esc(label(s.actor));
-    if (a.call) return t("web.replay.called", { name: who, call: callHtml(a.call) });
+    if (a.call) {
+      // The auction names the call made (a surkontra goes through the kontra action, R3.3).
+      const made = s.view.calls.length ? s.view.calls[s.view.calls.length - 1].call : a.call;
+      return t("web.replay.called", { name: who, call: callHtml(made) });
+    }
     if (a.declare) return t("web.replay.declared", { name: who, what: a.declare.map(cardShort).join(" ") });
     let text = t("web.replay.played", { name: who, card: cardShort(a.card) });
     if (a.belote) text += ` · ${esc(t("web.replay.belote", { name: label(s.actor) }))}`;

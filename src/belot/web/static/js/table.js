@@ -6,7 +6,8 @@
 import { api, savedToken, saveToken, forgetToken, TableSocket, ApiError } from "./net.js";
 import { t, esc } from "./i18n.js";
 import { cardFace, cardBack, cardWords, cardShort, sortHand } from "./cards.js";
-import { callHtml, multiplierText, seatName, plainSeatName, botName, partnerOf, teamWord, declName } from "./names.js";
+import { optionsHtml } from "./options.js";
+import { callHtml, callMade, multiplierText, seatName, plainSeatName, botName, partnerOf, teamWord, declName } from "./names.js";
 import { sheetHtml, summaryHtml } from "./sheet.js";
 import { banner, navigate, toast } from "./ui.js";
 import { joinTable, myName } from "./lobby.js";
@@ -169,7 +170,7 @@ export function showTable(main, tableId) {
     const leave = document.getElementById("btn-leave");
     if (leave) leave.addEventListener("click", leaveSeat);
     if (!v) {
-      main.innerHTML = `<div class="lobby"><div class="box"><p>${esc(t("web.table.waiting_players"))}</p>${seatListHtml(table)}</div></div>`;
+      main.innerHTML = `<div class="lobby"><div class="box"><p>${esc(t("web.table.waiting_players"))}</p>${optionsHtml(table.options)}${seatListHtml(table)}</div></div>`;
       bindSeatList();
       return;
     }
@@ -223,7 +224,7 @@ export function showTable(main, tableId) {
     if (!v.contract || v.multiplier === 1) return null;
     for (let i = v.calls.length - 1; i >= 0; i--) {
       const c = v.calls[i];
-      if (c.call === "kontra" || c.call === "rekontra") return c;
+      if (c.call === "kontra" || c.call === "rekontra" || c.call === "surkontra") return c;
     }
     return null;
   }
@@ -251,6 +252,7 @@ export function showTable(main, tableId) {
       lines.push(`<div>${esc(t("web.table.no_contract"))}</div>`);
     }
     if (v.pot) lines.push(`<div>${esc(t("web.table.pot_in", { n: v.pot }))}</div>`);
+    if (msg.table.options && msg.table.options.length) lines.push(optionsHtml(msg.table.options));
     const order = myTeam() === 1 ? [1, 0] : [0, 1];
     const [a, b] = order.map((k) => (me() === null ? t("web.sheet.team", { n: k + 1 }) : k === myTeam() ? t("web.sheet.we") : t("web.sheet.they")));
     const score = me() === null  // a spectator: "Team 1: 0 · Team 2: 32", no "Team 1 0"
@@ -349,7 +351,7 @@ export function showTable(main, tableId) {
     }
     if (v.phase === "auction" && legal.length) {
       return `<div class="prompt">${esc(t("web.table.your_call"))}</div>` + legal.map((a, i) =>
-        `<button class="call ${esc(a.call)}" data-call="${esc(a.call)}" aria-keyshortcuts="${i + 1}"><span class="kbd">${i + 1}</span>${callHtml(a.call)}</button>`).join("");
+        `<button class="call ${esc(callMade(a.call, v.multiplier))}" data-call="${esc(a.call)}" aria-keyshortcuts="${i + 1}"><span class="kbd">${i + 1}</span>${callHtml(callMade(a.call, v.multiplier))}</button>`).join("");
     }
     const declares = legal.filter((a) => a.declare);
     let out = "";

@@ -1,0 +1,183 @@
+"""House rules chosen at a table in the browser (issue 23; docs/rules.md section 6): the new-table
+form's house-rules section, the options shown at the table and in the replay, and surkontra
+(OPT-SURCONTRA, R3.3, R11.4) named on its call button, in the bubbles and as ×8.  Layout at 360 and
+1280 px: the form's section and the options line are whole inside the viewport."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import test_web
+from test_web import Browser, Page, Server, act_once, new_page, post
+
+browser = test_web.browser  # test_web's fixtures: one Chromium and one `belot serve` for this module too
+server = test_web.server
+
+pytestmark = pytest.mark.browser
+
+CHOSEN = ["OPT-SURCONTRA", "OPT-NONZERO"]
+
+
+def not_clipped(page: Page, selector: str) -> None:
+    """Every element matching ``selector`` is inside the viewport's width and shows all its text."""
+    width = page.viewport_size["width"]  # type: ignore[index]
+    # The page redraws when its data arrives: measure once every match is laid out (none detached).
+    page.wait_for_function("""sel => { const els = [...document.querySelectorAll(sel)];
+        return els.length > 0 && els.every(e => e.isConnected && e.getBoundingClientRect().width > 0); }""", arg=selector)
+    boxes = page.locator(selector).evaluate_all("""els => els.map(e => {
+        const r = e.getBoundingClientRect();
+        return [r.left, r.right, e.scrollWidth, e.clientWidth, r.width]; })""")
+    assert boxes, selector
+    for left, right, sw, cw, w in boxes:
+        assert left >= -0.5 and right <= width + 0.5, (selector, boxes)
+        assert w > 0 and sw <= cw + 1, (selector, boxes)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+@pytest.mark.parametrize("width, height", [(360, 740), (1280, 800)])
+def test_house_rules_form_fits_and_capot_options_exclude_each_other(browser: Browser, server: Server,
+                                                                   width: int, height: int) -> None:
+    for lang in ("en", "tr", "bg"):
+        page = new_page(browser, width=width, height=height)
+        page.context.add_init_script(f"localStorage.setItem('belot.lang', '{lang}');")
+        page.goto(server.url + "/")
+        page.wait_for_load_state("networkidle")  # the lobby has its bots and tables: no redraw under the checks
+        page.wait_for_selector("#house-rules-form input[data-option='OPT-NONZERO']")
+        assert page.locator("#house-rules-form input[data-option]").count() == 11  # all but OPT-LATE-DECLARE
+        not_clipped(page, "#house-rules-form")
+        not_clipped(page, "#house-rules-form label.house-rule")
+        not_clipped(page, "#house-rules-form .help")
+        assert "web.options" not in page.inner_text("#house-rules-form")  # every key translated
+        ni, en = "#opt-OPT-CAPOT-NI", "#opt-OPT-CAPOT-EN"
+        page.check(ni)
+        page.check(en)
+        assert page.is_checked(en) and not page.is_checked(ni)
+        page.check(ni)
+        assert page.is_checked(ni) and not page.is_checked(en)
+        assert not page.errors  # type: ignore[attr-defined]
+        page.context.close()
+
+
+def test_a_table_made_with_two_house_rules_plays_a_deal_and_shows_them_at_the_table_and_in_the_replay(
+        browser: Browser, server: Server) -> None:
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    page.fill("#name", "Ayşe")
+    page.fill("#target", "1")  # the first scored deal ends the match
+    for opt in CHOSEN:
+        page.check(f"#opt-{opt}")
+    page.click("#create-btn")
+    page.wait_for_selector(".felt")
+    tid = page.url.rstrip("/").split("/t/")[1]
+    table = server.get(f"/api/tables/{tid}")["table"]
+    assert table["options"] == CHOSEN and table["target"] == 1
+    line = page.locator("#house-rules")
+    assert [line.locator(".chip").nth(i).get_attribute("data-option") for i in range(2)] == CHOSEN
+    assert "Surcontra ×8" in line.inner_text() and "Points never round to 0" in line.inner_text()
+    not_clipped(page, "#house-rules .chip")
+    first = True
+    for _ in range(800):
+        what = act_once(page, server, bid=first)
+        first = first and what != "call"
+        if what == "end":
+            break
+    else:
+        raise AssertionError("the match did not end")
+    assert server.get(f"/api/tables/{tid}/record")["options"] == CHOSEN
+    page.click(f"#match-end a[href='/replay/{tid}']")
+    page.wait_for_selector(".replay .open-hand")
+    shown = page.locator("#house-rules .chip").evaluate_all("els => els.map(e => e.dataset.option)")
+    assert shown == CHOSEN
+    not_clipped(page, "#house-rules .chip")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+# -- surkontra at the table (OPT-SURCONTRA) ----------------------------------------------------
+
+
+class SurkontraTable:
+    """Four human seats over the HTTP API under OPT-SURCONTRA: the other team bids, seat 0's team
+    doubles, the bidders redouble, and the auction stops with seat 0 to say surkontra."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        created = post(server, "/api/tables", {"target": 1001, "seats": ["human"] * 4, "seat": 0, "name": "Ayşe",
+                                               "options": ["OPT-SURCONTRA"]})
+        self.id = created["table"]["id"]
+        self.tokens = [created["token"]]
+        for seat in (1, 2, 3):
+            self.tokens.append(post(server, f"/api/tables/{self.id}/join", {"seat": seat, "name": f"P{seat}"})["token"])
+
+    def view(self, seat: int) -> dict[str, Any]:
+        return self.server.get(f"/api/tables/{self.id}/state?token={self.tokens[seat]}")["view"]
+
+    def to_surkontra(self) -> dict[str, Any]:
+        for _ in range(400):
+            seat = self.view(0)["to_move"]
+            v = self.view(seat)
+            names = [a["call"] for a in v["legal"] if "call" in a]
+            ours = seat % 2 == 0
+            if seat == 0 and v["multiplier"] == 4 and "kontra" in names:
+                return v
+            if not names:  # the auction went otherwise: play the deal out
+                action = next(a for a in v["legal"] if "card" in a)
+            elif not ours and not v["contract"] and any(c in "CDHS" for c in names if len(c) == 1):
+                action = {"call": next(c for c in names if c in ("C", "D", "H", "S"))}
+            elif ours and v["contract"] and v["multiplier"] == 1 and "kontra" in names:
+                action = {"call": "kontra"}
+            elif not ours and v["multiplier"] == 2 and "rekontra" in names:
+                action = {"call": "rekontra"}
+            else:
+                action = {"call": "pass"} if names else action
+            post(self.server, f"/api/tables/{self.id}/action", {"token": self.tokens[seat], "action": action})
+        raise AssertionError("seat 0 was never offered surkontra")
+
+    def open(self, browser: Browser, width: int, height: int) -> Page:
+        page = new_page(browser, width=width, height=height)
+        page.context.add_init_script(f"localStorage.setItem('belot.token.{self.id}', '{self.tokens[0]}');"
+                                     "localStorage.setItem('belot.lang', 'en');")
+        page.goto(f"{self.server.url}/t/{self.id}")
+        page.wait_for_selector(".felt")
+        return page
+
+
+@pytest.fixture(scope="module")
+def surkontra(server: Server) -> Iterator[SurkontraTable]:
+    table = SurkontraTable(server)
+    table.to_surkontra()
+    yield table
+
+
+def test_surkontra_is_named_on_its_button_in_the_bubble_and_as_x8(browser: Browser, server: Server,
+                                                                  surkontra: SurkontraTable) -> None:
+    """R3.3: over a rekontra the kontra action is a surkontra; the table names it and shows ×8 (R11.4)."""
+    page = surkontra.open(browser, 360, 740)
+    button = page.locator("[data-call='kontra']")
+    button.wait_for()
+    assert "Surcontra" in button.inner_text() and "Double" not in button.inner_text()
+    assert page.inner_text(".info-panel .chip.kontra") == "Redouble ×4"
+    not_clipped(page, "#house-rules .chip")
+    button.click()
+    # (not the info panel's text: its house-rules line says "Surcontra ×8" from the start)
+    page.wait_for_function("(document.querySelector('.info-panel .chip.kontra') || {}).innerText === 'Surcontra ×8'")
+    assert "Surcontra" in page.inner_text(".pos-bottom .bubble, .area-bottom .bubble")
+    assert surkontra.view(0)["multiplier"] == 8 and surkontra.view(0)["calls"][-1]["call"] == "surkontra"
+    page.set_viewport_size({"width": 1280, "height": 800})
+    not_clipped(page, "#house-rules .chip")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_lobby_lists_an_open_tables_house_rules(browser: Browser, server: Server) -> None:
+    created = post(server, "/api/tables", {"seats": ["human", "human", "bot:random", "bot:random"],
+                                           "options": ["OPT-CAPOT-EN", "OPT-VALAT-NO-DOUBLE"]})
+    tid = created["table"]["id"]
+    page = new_page(browser, width=360, height=740)
+    page.context.add_init_script("localStorage.setItem('belot.lang', 'bg');")
+    page.goto(server.url + "/")
+    line = page.locator(f"#rules-{tid}")
+    line.wait_for()
+    assert "Капото вдига целта" in line.inner_text() and "Капото не се удвоява" in line.inner_text()
+    not_clipped(page, f"#rules-{tid} .chip")
+    assert not page.errors  # type: ignore[attr-defined]
