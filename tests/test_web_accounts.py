@@ -8,31 +8,19 @@ from __future__ import annotations
 import json
 import os
 import urllib.request
-from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
-from test_web import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, Server, act_once, new_page, table_id
+import test_web
+from playwright.sync_api import Browser
+from test_web import SCREENSHOTS, Server, act_once, new_page, table_id
 
 pytestmark = pytest.mark.browser
 
 PASSWORD = "kesme şeker 42"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("web-accounts") / "belot.sqlite3")
-    srv.start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+browser = test_web.browser  # test_web's fixtures: one Chromium and one `belot serve` for this module too
+server = test_web.server
 
 
 def test_register_play_see_history_and_rating_log_out(browser: Browser, server: Server) -> None:
