@@ -616,15 +616,18 @@ class Match:
                 return  # OPT-CAPOT-NI (R12.1): the winner must have scored in the final deal
             self.winner = leader
 
-    def _deal_from_rng(self) -> None:
-        assert self.rng is not None
+    def next_hands(self, rng: random.Random) -> list[list[int]]:
+        """The next deal's hands, drawn with ``rng``: a shuffle (R2.2), or under OPT-NO-SHUFFLE the
+        last deal's pack gathered and cut."""
         dealer = self.next_dealer
         assert dealer is not None
         if self.deals and self.rules.has(NO_SHUFFLE):
-            hands = deal_pack(cut_pack(gathered_pack(self.deals[-1]), self.rng), dealer)
-        else:
-            hands = deal_hands(self.rng, dealer)
-        self.deal(hands, dealer)
+            return deal_pack(cut_pack(gathered_pack(self.deals[-1]), rng), dealer)
+        return deal_hands(rng, dealer)
+
+    def _deal_from_rng(self) -> None:
+        assert self.rng is not None
+        self.deal(self.next_hands(self.rng))
 
     def clone(self) -> Match:
         m = Match.__new__(Match)

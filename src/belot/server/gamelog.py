@@ -7,8 +7,8 @@ import random
 
 from .. import record as belot_record
 from ..cards import CARD_NAMES, parse_card
-from ..contracts import NO_SHUFFLE, Rules
-from ..game import CHANCE, Match, cut_pack, deal_hands, deal_pack, gathered_pack
+from ..contracts import Rules
+from ..game import CHANCE, Match
 from ..record import Move, action_of, move_of
 from .settings import FINISHED
 from .storage import DealRow, Storage
@@ -19,13 +19,7 @@ def deal_next(match: Match, seed: int) -> None:
 
     Only deals not yet dealt are shuffled; a dealt deal is stored and always restored as stored.
     """
-    dealer = match.next_dealer
-    assert dealer is not None
-    rng = random.Random(f"{seed}/{len(match.deals)}")
-    if match.deals and match.rules.has(NO_SHUFFLE):  # R2.2 option: the last deal's pack gathered and cut
-        match.deal(deal_pack(cut_pack(gathered_pack(match.deals[-1]), rng), dealer), dealer)
-    else:
-        match.deal(deal_hands(rng, dealer), dealer)
+    match.deal(match.next_hands(random.Random(f"{seed}/{len(match.deals)}")))
 
 
 def new_match(target: int, seed: int, rules: Rules | None = None) -> Match:
