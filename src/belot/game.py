@@ -24,7 +24,18 @@ from operator import itemgetter
 from . import declarations as decl
 from .auction import BID_BASE, CALL_NAMES, KONTRA, NUM_CALLS, PASS, REKONTRA, Auction
 from .cards import _SLICE_CARDS, CARD_NAMES, FULL_DECK, KING, NUM_CARDS, QUEEN, SUIT_MASKS, cards_of
-from .contracts import AT, CAPOT_EN, CAPOT_NI, NO_CONTRACT, NO_SHUFFLE, NT, SURCONTRA, TABLES, Rules
+from .contracts import (
+    AT,
+    CAPOT_EN,
+    CAPOT_NI,
+    DEFAULT_RULES,
+    NO_CONTRACT,
+    NO_SHUFFLE,
+    NT,
+    SURCONTRA,
+    TABLES,
+    Rules,
+)
 from .errors import RuleError
 from .play import explain_illegal, legal_cards
 from .scoring import BELOTE_POINTS, REDEAL, DealResult, deal_result, redeal_result, trick_points
@@ -43,7 +54,6 @@ AUCTION, PLAY, OVER = "auction", "play", "over"
 _CALL_ACTIONS: tuple[tuple[int, ...], ...] = tuple(
     tuple(CALL_BASE + c for c in range(NUM_CALLS) if m >> c & 1) for m in range(1 << NUM_CALLS)
 )
-_BULGARIAN = Rules()  # the default rules (immutable, so one instance serves every deal)
 _KQ = tuple((0b11 << (8 * s + QUEEN)) for s in range(4))  # queen and king of each suit
 _QUEENS = sum(1 << (8 * s + QUEEN) for s in range(4))
 
@@ -160,6 +170,11 @@ class SeatView:
     options: tuple[str, ...] = ()  # the house rules in force (public: docs/rules.md options)
 
     @property
+    def rules(self) -> Rules:
+        """The house rules in force, as `Rules` (the options are public)."""
+        return Rules(self.options) if self.options else DEFAULT_RULES
+
+    @property
     def played(self) -> int:
         """Mask of every card played so far in this deal."""
         m = 0
@@ -185,7 +200,7 @@ class Deal:
     ) -> None:
         if not 0 <= dealer <= 3:
             raise ValueError(f"dealer must be a seat 0-3, not {dealer!r}")
-        self.rules = rules or _BULGARIAN
+        self.rules = rules or DEFAULT_RULES
         self.dealer = dealer
         self.dealt: tuple[tuple[int, ...], ...] = tuple(map(tuple, hands))
         self.hands = _check_hands(self.dealt)
@@ -518,7 +533,7 @@ class Match:
         first_dealer: int | None = None,
         players: list[str] | None = None,
     ) -> None:
-        self.rules = rules or _BULGARIAN
+        self.rules = rules or DEFAULT_RULES
         self.players = players
         self.start_target = target
         self.target = target  # raised by OPT-CAPOT-EN after a valat (R12.2)

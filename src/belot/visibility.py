@@ -145,7 +145,7 @@ def public_view(view: SeatView, history: bool = True) -> dict[str, Any]:
         "announced": [list(kinds) for kinds in view.announced],
         "belotes": [{"seat": s, "card": CARD_NAMES[c]} for s, c in view.belotes],
         "pot": view.pot,
-        "result": result_json(view.result, Rules.from_options(view.options)) if view.result is not None else None,
+        "result": result_json(view.result, view.rules) if view.result is not None else None,
         "score": list(view.score),
         "target": view.target,
         "winner": view.winner,

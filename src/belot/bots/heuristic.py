@@ -155,7 +155,7 @@ def choose_call(view: SeatView) -> int:
     legal = view.legal_actions
     hand = mask_of(view.hand)
     me = view.seat
-    margins = contract_margins(hand, Rules(view.options) if view.options else DEFAULT_RULES)
+    margins = contract_margins(hand, view.rules)
     current = view.contract
     ours = current >= 0 and (view.declarer ^ me) & 1 == 0
     if current >= 0 and ours and view.multiplier == 2 and CALL_BASE + REKONTRA in legal and (

@@ -296,7 +296,7 @@ class PimcBot:
         legal = set(view.legal_actions)
         me = view.seat & 1
         current = view.contract
-        rules = Rules(view.options) if view.options else DEFAULT_RULES
+        rules = view.rules
         forehand = (view.dealer + 1) & 3
         options: list[tuple[int, int, int, float]] = []  # (action, contract, bidding team, margin)
         for c in self._candidates(mask_of(view.hand)):

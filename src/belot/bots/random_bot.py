@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 from ..cards import mask_of
-from ..contracts import Rules
 from ..declarations import best_declarations
 from ..game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, SeatView
 
@@ -16,7 +15,7 @@ def announce_first(view: SeatView) -> int | None:
     legal = view.legal_actions
     if not any(a >= DECLARE_BASE for a in legal):
         return None
-    for i in best_declarations(mask_of(view.hand), Rules(view.options)):
+    for i in best_declarations(mask_of(view.hand), view.rules):
         if i not in view.own_declarations and DECLARE_BASE + i in legal:
             return DECLARE_BASE + i
     return None

@@ -61,7 +61,7 @@ class Knowledge:
         f = inference.facts(view)
         me = view.seat
         announced = [tuple(a) for a in f.announced]
-        rules = Rules(view.options) if view.options else DEFAULT_RULES
+        rules = view.rules
         if view.phase == "auction":
             return cls(me, view.contract, f.own, f.unseen, list(f.sizes), [0, 0, 0, 0], [0, 0, 0, 0],
                        [0, 0, 0, 0], announced, True, _auction_checks(view), rules=rules)
@@ -328,7 +328,7 @@ def bidding_hands(view: SeatView, rng: random.Random, slack: float = 1.0, tries:
     me = view.seat
     own = mask_of(view.hand)
     checks = _auction_checks(view)
-    rules = Rules(view.options) if view.options else DEFAULT_RULES
+    rules = view.rules
     left = [c for c in range(32) if not own >> c & 1]
     first5 = [0, 0, 0, 0]
     first5[me] = own
