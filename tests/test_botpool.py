@@ -23,7 +23,7 @@ def test_decisions_are_legal_and_urgent_jobs_go_first():
         done: list[str] = []
 
         async def one(tag: str, urgent: bool) -> None:
-            action, by = await pool.decide("heuristic", view, urgent=urgent)
+            action, by = await pool.decide("heuristic", view, seed=1, urgent=urgent)
             assert action in view.legal_actions and by == "heuristic"
             done.append(tag)
 
@@ -46,7 +46,7 @@ def test_an_overrun_is_answered_by_the_fallback_and_logged(caplog):
     async def run() -> tuple[int, str, int]:
         pool = BotPool(workers=1, budget=0.001, warm=False)
         try:
-            action, by = await pool.decide("pimc", view, urgent=True, label="table T1")
+            action, by = await pool.decide("pimc", view, seed=1, urgent=True, label="table T1")
             return action, by, pool.overruns
         finally:
             await pool.aclose()
@@ -64,7 +64,7 @@ def test_quick_bots_decide_inline_without_a_worker():
     async def run() -> tuple[int, str]:
         pool = BotPool(workers=1, budget=60.0, warm=False, inline=frozenset({"heuristic"}))
         try:
-            return await pool.decide("bot:heuristic", view, urgent=True)
+            return await pool.decide("bot:heuristic", view, seed=1, urgent=True)
         finally:
             assert pool._executor is None  # no worker was started
             await pool.aclose()

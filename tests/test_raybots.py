@@ -47,10 +47,14 @@ def test_ray_tasks_decide_legal_actions_and_overruns_fall_back() -> None:
         match.deal(deal_hands(random.Random(1), 0), 0)
         view = match.view(match.current_player)
         bots = RayBots(budget=60.0)
-        action, name = asyncio.run(bots.decide("bot:random", view, urgent=False))
+        action, name = asyncio.run(bots.decide("bot:random", view, seed=1, urgent=False))
         assert name == "bot:random" and action in view.legal_actions
+        # Reproducible: a seeded decision on Ray is the one the local pool makes with that seed.
+        assert len(view.legal_actions) > 3
+        on_ray = [asyncio.run(bots.decide("bot:random", view, seed=s, urgent=False))[0] for s in range(12)]
+        assert on_ray == [decide("bot:random", s, view) for s in range(12)] and len(set(on_ray)) > 1
         quick = RayBots(budget=0.0)  # no task answers in no time: the fallback decides here
-        action, name = asyncio.run(quick.decide("bot:random", view, urgent=False))
+        action, name = asyncio.run(quick.decide("bot:random", view, seed=1, urgent=False))
         assert name == "heuristic" and action in view.legal_actions and quick.overruns == 1
         assert decide("heuristic", 0, view) in view.legal_actions
     finally:

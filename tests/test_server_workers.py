@@ -24,10 +24,11 @@ import pytest
 from test_server_restart import start_server
 
 from belot.cards import CARD_NAMES
-from belot.game import CHANCE
+from belot.game import CHANCE, Match
 from belot.record import action_of, replay
-from belot.server.gamelog import deal_next, new_match
-from belot.server.protocol import action_from_json
+from belot.server.botpool import decide
+from belot.server.gamelog import bot_seed, deal_next, new_match
+from belot.server.protocol import action_from_json, action_to_json
 from belot.server.storage import Storage
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,8 +76,38 @@ def retrying(call: Any, timeout: float = 20.0) -> Any:
         time.sleep(0.2)
 
 
+BOTS = ("bot:random", "bot:heuristic")
+
+
+def person(table: str, seq: int, legal: list[int]) -> int:
+    """The scripted person's choice among ``legal`` at action ``seq`` of ``table``: the same
+    wherever and whenever the table is played."""
+    return sorted(legal)[random.Random(f"{table}/{seq}").randrange(len(legal))]
+
+
+def played_without_a_kill(table: str, seed: int, seats: list[str]) -> Match:
+    """The table's game played in this process, no server, no kill: the hands its seed deals, the
+    bots' decisions with the seeds the server gives them, the person's scripted choices."""
+    match = new_match(41, seed)
+    seq = 0
+    while not match.is_over:
+        if match.current_player == CHANCE:
+            deal_next(match, seed)
+        s = match.current_player
+        view = match.view(s)
+        if seats[s] == "human":
+            match.apply(person(table, seq, view.legal_actions))
+        else:
+            match.apply(decide(seats[s], bot_seed(seed, seq), view))
+        seq += 1
+    return match
+
+
 @pytest.mark.slow
 def test_owner_killed_mid_deal_its_tables_finish_on_the_other_worker(tmp_path: Path) -> None:
+    """Two workers behind haproxy; tables of a person (over a websocket through the proxy) and of
+    bots on both; the owner of the person's table is SIGKILLed mid-deal.  Every table finishes on
+    the other worker with the very game it plays without a kill: same hands, same actions."""
     import websockets.sync.client as ws_client
     from websockets.exceptions import WebSocketException
 
@@ -85,7 +116,6 @@ def test_owner_killed_mid_deal_its_tables_finish_on_the_other_worker(tmp_path: P
     workers = [start_server(db, "--worker", "--bot-delay", "0.05") for _ in range(2)]
     procs = [p for p, _ in workers]
     proxy, url = start_haproxy([u for _, u in workers], tmp_path)
-    rng = random.Random(5)
     acknowledged: dict[int, Any] = {}  # seq -> the action a human was told was played
     pending: dict[int, Any] = {}  # sent, not yet seen played
 
@@ -100,22 +130,26 @@ def test_owner_killed_mid_deal_its_tables_finish_on_the_other_worker(tmp_path: P
             acknowledged[k] = pending.pop(k)
         if m["view"]["to_move"] == 0 and m["view"]["legal"] and m["view"]["winner"] is None \
                 and m["seq"] not in pending and m["table"]["status"] == "playing":
-            pending[m["seq"]] = rng.choice(m["view"]["legal"])
+            choice = person(human, m["seq"], [action_from_json(a) for a in m["view"]["legal"]])
+            pending[m["seq"]] = action_to_json(choice)
             ws.send(json.dumps({"type": "action", "action": pending[m["seq"]], "seq": m["seq"]}))
 
+    seats: dict[str, list[str]] = {}
     try:
         with httpx.Client(base_url=url, timeout=10) as http:
             # Created round-robin: the tables are spread over both workers.
-            bots_only = [http.post("/api/tables", json={"seats": ["bot:random"] * 4, "target": 41}).json()["table"]["id"]
-                         for _ in range(4)]
-            r = http.post("/api/tables", json={"seats": ["human", "bot:random", "bot:random", "bot:random"],
-                                               "target": 41, "seat": 0})
+            for i in range(4):
+                kinds = [BOTS[(i + s) % 2] for s in range(4)]
+                seats[http.post("/api/tables", json={"seats": kinds, "target": 41}).json()["table"]["id"]] = kinds
+            kinds = ["human", "bot:random", "bot:heuristic", "bot:random"]
+            r = http.post("/api/tables", json={"seats": kinds, "target": 41, "seat": 0})
             human, token = r.json()["table"]["id"], r.json()["token"]
+            seats[human] = kinds
             # The human plays over the websocket through the proxy until some actions are in.
             with ws_client.connect(f"{url.replace('http', 'ws')}/api/tables/{human}/ws?token={token}") as ws:
                 while len(acknowledged) < 6:
                     turn(json.loads(ws.recv(timeout=10)), ws)
-            ids = [*bots_only, human]
+            ids = list(seats)
             owners = {t: storage.owner_of(t) for t in ids}
             assert all(o is not None for o in owners.values())
             before = {t: storage.load(t) for t in ids}
@@ -163,24 +197,23 @@ def test_owner_killed_mid_deal_its_tables_finish_on_the_other_worker(tmp_path: P
         for p in [*procs, proxy]:
             p.kill()
             p.wait(timeout=10)
+    assert len(orphaned) >= 2 and len(orphaned) < len(ids)  # the kill took tables away, not all of them
     for t in ids:
         after = storage.load(t)
         stored_before = before[t]
         assert after is not None and stored_before is not None and after.status == "finished"
         # Nothing stored before the kill is lost, changed or repeated; the record replays to the end.
         assert after.moves[: len(stored_before.moves)] == stored_before.moves
-        assert len(after.moves) == sum(len(d.actions) for d in replay(records[t]).deals)
-        assert replay(records[t]).is_over
-        # The same seeded game played without the kill: the table's seed deals, in one process, the
-        # very hands the record holds (the deals after the takeover too), and the actions replay.
-        same = new_match(41, after.seed)
-        for _seat, move, _bot in after.moves:
-            if same.current_player == CHANCE:
-                deal_next(same, after.seed)
-            same.apply(action_of(move))
-        assert same.is_over and same.score == replay(records[t]).score
+        # The record equals the same seeded game played without the kill: the same hands, every
+        # action the same (by the same seat, a bot's or the person's), the same score.
+        same = played_without_a_kill(t, after.seed, seats[t])
+        assert [(seat, action_of(move)) for seat, move, _bot in after.moves] == \
+            [(seat, a) for d in same.deals for seat, a in zip(d.actors, d.actions)]
         assert [[[CARD_NAMES[c] for c in h] for h in d.dealt] for d in same.deals] == \
             [d["hands"] for d in records[t]["deals"]]
+        played = replay(records[t])
+        assert [d.actions for d in played.deals] == [d.actions for d in same.deals]
+        assert played.score == same.score and played.is_over
     # Every action the human was told was played is in the record, at its seq, once.
     moves = storage.load(human).moves  # type: ignore[union-attr]
     for seq, action in acknowledged.items():

@@ -7,8 +7,11 @@ priority queue, tables with a person waiting first; one dispatcher per worker ta
 so a worker never holds more than one. A decision that overruns the time budget is answered by a
 cheaper bot (``fallback``) at once, and the log says so; the worker finishes the abandoned one
 before it takes another job. Bots are stateless between decisions except for their random
-generator, so each decision makes its bot afresh with a fresh seed (never the table's seed, which
-would hint at the shuffles).
+generator, so each decision makes its bot afresh with the seed its table gives it
+(`gamelog.bot_seed`: drawn from the table's secret seed and the action's number, never the table's
+seed itself): the same table plays the same game wherever and however often it is replayed, on
+this pool, on Ray, or after a takeover by another worker (docs/deploy.md).  A decision the
+fallback bot makes after an overrun uses the same seed.
 """
 
 from __future__ import annotations
@@ -19,7 +22,6 @@ import itertools
 import logging
 import multiprocessing
 import os
-import secrets
 import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -91,6 +93,7 @@ class _Job:
     order: int
     name: str = field(compare=False)
     view: SeatView = field(compare=False)
+    seed: int = field(compare=False)
     label: str = field(compare=False)
     answer: asyncio.Future[tuple[int, str]] = field(compare=False)
 
@@ -138,13 +141,13 @@ class BotPool:
                                  for _ in range(self.workers)]
         return self._queue
 
-    async def decide(self, name: str, view: SeatView, *, urgent: bool, label: str = "") -> tuple[int, str]:
-        """The action of bot ``name`` in ``view``, and the name of the bot that chose it."""
+    async def decide(self, name: str, view: SeatView, *, seed: int, urgent: bool, label: str = "") -> tuple[int, str]:
+        """The action of bot ``name`` made with ``seed`` in ``view``, and the name of the bot that chose it."""
         if name.removeprefix("bot:") in self.inline:
-            return decide(name, secrets.randbits(32), view), name
+            return decide(name, seed, view), name
         queue = self._start()
         answer: asyncio.Future[tuple[int, str]] = asyncio.get_running_loop().create_future()
-        queue.put_nowait(_Job(URGENT if urgent else BACKGROUND, next(self._order), name, view, label, answer))
+        queue.put_nowait(_Job(URGENT if urgent else BACKGROUND, next(self._order), name, view, seed, label, answer))
         return await answer
 
     def pending(self) -> int:
@@ -159,10 +162,10 @@ class BotPool:
             if job.answer.cancelled():
                 continue
             try:
-                fut: Future[int] = self._pool().submit(decide, job.name, secrets.randbits(32), job.view)
+                fut: Future[int] = self._pool().submit(decide, job.name, job.seed, job.view)
             except (BrokenProcessPool, RuntimeError):
                 self._executor = None
-                fut = self._pool().submit(decide, job.name, secrets.randbits(32), job.view)
+                fut = self._pool().submit(decide, job.name, job.seed, job.view)
             wrapped = asyncio.wrap_future(fut)
             try:
                 action = await asyncio.wait_for(asyncio.shield(wrapped), self.budget)
@@ -181,7 +184,7 @@ class BotPool:
                 log.exception("%s: bot %s failed; %s decided instead", job.label or "a table", job.name,
                               self.fallback)
             if not job.answer.done():
-                job.answer.set_result((decide(self.fallback, secrets.randbits(32), job.view), self.fallback))
+                job.answer.set_result((decide(self.fallback, job.seed, job.view), self.fallback))
             # The worker is still busy with the abandoned decision: take no new job until it is done.
             with contextlib.suppress(Exception):  # already logged and answered
                 await wrapped
@@ -208,8 +211,8 @@ class InlineBots:
     workers = 0
     overruns = 0
 
-    async def decide(self, name: str, view: SeatView, *, urgent: bool, label: str = "") -> tuple[int, str]:
-        return await asyncio.to_thread(decide, name, secrets.randbits(32), view), name
+    async def decide(self, name: str, view: SeatView, *, seed: int, urgent: bool, label: str = "") -> tuple[int, str]:
+        return await asyncio.to_thread(decide, name, seed, view), name
 
     def pending(self) -> int:
         return 0

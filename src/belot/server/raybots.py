@@ -1,8 +1,8 @@
 """Bot decisions on a Ray cluster (``belot serve --bots ray[=ADDRESS]``), with `botpool.BotPool`'s
 interface, so that the bots of many workers share one pool of machines.
 
-A decision is one Ray task (`botpool.decide`: the bot made afresh with a fresh seed, given only
-the seat's view).  Quick bots decide in this process, as with the local pool.  A decision that
+A decision is one Ray task (`botpool.decide`: the bot made afresh with the seed its table gives it,
+given only the seat's view), so a seeded decision is the same on Ray as on the local pool.  Quick bots decide in this process, as with the local pool.  A decision that
 overruns the budget, or that Ray fails, is answered by the fallback bot here at once.  When no
 cluster can be reached at start, `connect` says why and ``belot serve`` uses the local pool.
 """
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import socket
 from typing import Any
 
@@ -67,12 +66,12 @@ class RayBots:
     def pending(self) -> int:
         return self._pending
 
-    async def decide(self, name: str, view: SeatView, *, urgent: bool, label: str = "") -> tuple[int, str]:
+    async def decide(self, name: str, view: SeatView, *, seed: int, urgent: bool, label: str = "") -> tuple[int, str]:
         if name.removeprefix("bot:") in self.inline:
-            return decide(name, secrets.randbits(32), view), name
+            return decide(name, seed, view), name
         self._pending += 1
         try:
-            ref = self._remote.remote(name, secrets.randbits(32), view)
+            ref = self._remote.remote(name, seed, view)
             return await asyncio.wait_for(asyncio.wrap_future(ref.future()), self.budget), name
         except TimeoutError:
             self.overruns += 1
@@ -82,7 +81,7 @@ class RayBots:
             log.error("%s: bot %s failed on Ray (%s); %s decided instead", label or "a table", name, e, self.fallback)
         finally:
             self._pending -= 1
-        return decide(self.fallback, secrets.randbits(32), view), self.fallback
+        return decide(self.fallback, seed, view), self.fallback
 
     async def aclose(self) -> None:
         return None

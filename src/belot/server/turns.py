@@ -11,6 +11,7 @@ import time
 from typing import TYPE_CHECKING
 
 from .errors import TableError
+from .gamelog import bot_seed
 from .settings import PLAYING
 
 if TYPE_CHECKING:
@@ -81,7 +82,8 @@ class Turns:
         try:
             # In a worker process (`botpool.BotPool`): a bot thinking never holds up the event loop.
             # A person seated and connected here waits for it, so it goes before bot-only tables.
-            action, name = await t.lobby.bots.decide(name, view, urgent=t.seats.person_waiting(), label=f"table {t.id}")
+            action, name = await t.lobby.bots.decide(name, view, seed=bot_seed(t.seed, seq), urgent=t.seats.person_waiting(),
+                                                     label=f"table {t.id}")
         except Exception:  # a faulty bot must not stop the table: fall back to the first legal action
             log.exception("table %s: bot %s failed on seat %d", t.id, name, s)
             action = view.legal_actions[0]
