@@ -113,10 +113,17 @@ async def bot_table_actions(url: str, ids: list[str]) -> int:
 
 
 async def drive_seat(url: str, table_id: str, token: str, rng: random.Random, think: float, stop: asyncio.Event,
-                     stats: Stats, ready: asyncio.Barrier, deflate: bool) -> None:
+                     stats: Stats, ready: asyncio.Barrier, connecting: asyncio.Semaphore, deflate: bool) -> None:
     ws_url = url.replace("http://", "ws://") + f"/api/tables/{table_id}/ws?token={token}"
     compression = "deflate" if deflate else None
-    async with websockets.connect(ws_url, max_size=None, ping_interval=None, compression=compression) as ws:
+    try:
+        async with connecting:  # thousands of handshakes at once would time out in the queue
+            ws = await websockets.connect(ws_url, max_size=None, ping_interval=None, compression=compression)
+    except (OSError, TimeoutError, websockets.WebSocketException) as e:
+        stats.errors.append(f"connect: {e!r}")
+        await ready.wait()
+        return
+    async with ws:
         await ready.wait()
         acted_seq = -1
         sent_at = 0.0
@@ -150,19 +157,28 @@ async def run(args: argparse.Namespace, url: str, pid: int) -> tuple[Stats, floa
     stats = Stats()
     rng = random.Random(args.seed)
     seats: list[tuple[str, str]] = []
-    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
-        for _ in range(args.tables):
+    setup = asyncio.Semaphore(16)  # tables set up at once (a thousand one by one take minutes)
+
+    async def table(http: httpx.AsyncClient) -> list[tuple[str, str]]:
+        async with setup:
             r = await http.post("/api/tables", json={"seats": ["human"] * 4, "target": args.target})
+            r.raise_for_status()
             tid = r.json()["table"]["id"]
-            for s in range(4):
-                j = await http.post(f"/api/tables/{tid}/join", json={"seat": s, "name": f"bench {s}"})
-                seats.append((tid, j.json()["token"]))
+            joined = [await http.post(f"/api/tables/{tid}/join", json={"seat": s, "name": f"bench {s}"})
+                      for s in range(4)]
+            return [(tid, j.raise_for_status().json()["token"]) for j in joined]
+
+    limits = httpx.Limits(max_connections=16)
+    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as http:
+        for got in await asyncio.gather(*(table(http) for _ in range(args.tables))):
+            seats += got
     bots = await bot_tables(url, args.bot_tables, args.bot) if args.bot_tables else []
     stop = asyncio.Event()
     ready = asyncio.Barrier(len(seats) + 1)
+    connecting = asyncio.Semaphore(64)
     tasks = [
         asyncio.create_task(drive_seat(
-            url, tid, tok, random.Random(rng.random()), args.think, stop, stats, ready, not args.no_deflate))
+            url, tid, tok, random.Random(rng.random()), args.think, stop, stats, ready, connecting, not args.no_deflate))
         for tid, tok in seats
     ]
     if args.person_waits or (args.person_waits is None and args.bot_tables):

@@ -44,9 +44,14 @@ def _free_port() -> int:
 
 
 class Cluster:
-    """One running PostgreSQL server; `new_database` hands out an empty database's URL."""
+    """One running PostgreSQL server; `new_database` hands out an empty database's URL.
 
-    def __init__(self) -> None:
+    For tests it skips what makes a commit durable (fsync, synchronous commit, full page writes):
+    faster, and nothing outlives the cluster.  ``durable=True`` keeps PostgreSQL's defaults, as a
+    deployment does (the benchmarks use it).
+    """
+
+    def __init__(self, durable: bool = False) -> None:
         initdb, pg_ctl = _bin("initdb"), _bin("pg_ctl")
         if initdb is None or pg_ctl is None:
             raise RuntimeError("initdb/pg_ctl not found (install Debian's postgresql package)")
@@ -67,8 +72,9 @@ class Cluster:
             self.prefix = [runuser, "-u", USER, "--"]
         self.port = _free_port()
         self._run([initdb, "-D", self.data, "-U", "belot", "--auth=trust", "-E", "UTF8", "--no-sync"])
-        options = f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.dir} -c fsync=off " \
-                  "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+        options = f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.dir} -c max_connections=200"
+        if not durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         self._run([pg_ctl, "-D", self.data, "-o", options, "-l", os.path.join(self.dir, "log"), "-w", "start"])
         self._names = itertools.count()
 

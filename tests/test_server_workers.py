@@ -263,3 +263,33 @@ def test_every_worker_lists_every_table_and_forwards_to_its_owner() -> None:
         for p, _ in workers:
             p.kill()
             p.wait(timeout=10)
+
+
+def test_a_worker_that_lost_a_table_cannot_write_into_its_history() -> None:
+    """The fence of every write (docs/deploy.md): an action is stored only by the lease's holder,
+    in the one-statement path of an ordinary action and in the transaction of one that deals."""
+    from belot.server.storage import DealRow, LeaseLost
+
+    db = pg.cluster().new_database()
+    a, b = Storage(db), Storage(db)
+    try:
+        a.worker, b.worker = "a", "b"
+        hands = [["7C"] * 8] * 4  # never dealt: storage does not read them
+        a.create_table("t1", 1, {}, "playing", DealRow(0, 0, hands))
+        assert a.claim("t1", "a") and not b.claim("t1", "b")
+        a.append_action("t1", 0, 1, "P", False)
+        with pytest.raises(LeaseLost):
+            b.append_action("t1", 1, 2, "P", False)
+        a.lease_seconds = -1.0  # a's lease expires with its next write: b takes the table over
+        a.append_action("t1", 1, 2, "P", False)
+        assert b.claim("t1", "b")
+        for args in ({}, {"new_deals": [DealRow(1, 1, hands)]}, {"status": "finished"}):
+            with pytest.raises(LeaseLost):
+                a.append_action("t1", 2, 3, "P", False, **args)  # type: ignore[arg-type]
+        b.append_action("t1", 2, 3, "1C", True)
+        stored = b.load("t1")
+        assert stored is not None and [m for _s, m, _b in stored.moves] == ["P", "P", "1C"]
+        assert stored.status == "playing" and len(stored.deals) == 1
+    finally:
+        a.close()
+        b.close()

@@ -34,6 +34,7 @@ from .accounts import Accounts, LoginLimiter, add_routes
 from .analysis_jobs import AnalysisJobs
 from .botpool import Bots
 from .errors import TableError
+from .gcpauses import keep_gc_pauses_short
 from .limits import Limits
 from .protocol import rounding_to_json
 from .requests import ActionRequest, Body, CreateTable, JoinSeat, LeaveSeat, parse
@@ -88,7 +89,9 @@ def create_app(
             log.info("restored %d unfinished table(s)", n)
         if analyses.resume():
             log.info("resumed the analyses left queued or running")
+        gc_task = asyncio.get_running_loop().create_task(keep_gc_pauses_short())
         yield
+        gc_task.cancel()
         await analyses.aclose()
         if worker is not None:
             await worker.aclose(lobby)

@@ -159,27 +159,38 @@ def guarded_http(base: type[asyncio.Protocol], per_address: int, idle: float) ->
     limit is answered 429 and closed at once; it never reaches the app. Websockets are connections
     too (an upgrade keeps its socket), so this bound is above `Limits.ws_per_address`.
     """
+    # The open connections of each address.  A websocket's transport leaves uvicorn's HTTP protocol
+    # at the upgrade (no connection_lost here), so closed ones are dropped lazily: when the address
+    # is at its limit, and whenever its set has doubled since the last pruning (amortized O(1) a
+    # connection: behind a proxy every client has the proxy's address, thousands of connections).
     open_by: dict[str, set[asyncio.BaseTransport]] = {}
+    prune_at: dict[str, int] = {}
     body = json.dumps({"error": {"code": "too_many_connections", "rule": None, "message":
                        f"your address holds its limit of {per_address} connections"}}).encode()
     refusal = (b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\nconnection: close\r\n"
                b"content-length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+
+    def prune(host: str, mine: set[asyncio.BaseTransport]) -> None:
+        mine.difference_update([t for t in mine if t.is_closing()])
+        prune_at[host] = 2 * len(mine) + 64
 
     class Guarded(base):  # type: ignore[misc, valid-type]
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
             super().connection_made(transport)
             peer = transport.get_extra_info("peername")
             host = str(peer[0]) if isinstance(peer, tuple) and peer else ""
-            mine = {t for t in open_by.get(host, ()) if not t.is_closing()}
+            mine = open_by.setdefault(host, set())
+            if len(mine) >= per_address or len(mine) >= prune_at.get(host, 64):
+                prune(host, mine)
             if len(mine) >= per_address:
                 transport.write(refusal)  # type: ignore[attr-defined]
                 transport.close()
                 return
             mine.add(transport)
-            open_by[host] = mine
             if len(open_by) > 10_000:  # forget addresses whose connections all closed
                 for h in [h for h, ts in open_by.items() if all(t.is_closing() for t in ts)]:
                     del open_by[h]
+                    prune_at.pop(h, None)
             # The keep-alive timer, armed before the first request too (the first byte disarms it).
             self.timeout_keep_alive_task = self.loop.call_later(idle, self.timeout_keep_alive_handler)
 
