@@ -4,9 +4,10 @@ Bots ran in threads, and a pimc decision (tens to hundreds of milliseconds of pu
 numba) held the interpreter lock against the event loop: 20 bot-only tables slowed every other
 table's replies tenfold. Here each decision is a job for a pool of processes. Jobs wait in one
 priority queue, tables with a person waiting first; one dispatcher per worker takes the next job,
-so a worker never holds more than one. A decision that overruns the time budget is answered by a
-cheaper bot (``fallback``) at once, and the log says so; the worker finishes the abandoned one
-before it takes another job. Bots are stateless between decisions except for their random
+so a worker never holds more than one. A decision that overruns the time budget, counted from
+the moment it was asked (a wait for a busy worker counts), is answered by a cheaper bot
+(``fallback``) at once, and the log says so; the worker finishes an abandoned decision before it
+takes another job. Bots are stateless between decisions except for their random
 generator, so each decision makes its bot afresh with the seed its table gives it
 (`gamelog.bot_seed`: drawn from the table's secret seed and the action's number, never the table's
 seed itself): the same table plays the same game wherever and however often it is replayed, on
@@ -142,13 +143,30 @@ class BotPool:
         return self._queue
 
     async def decide(self, name: str, view: SeatView, *, seed: int, urgent: bool, label: str = "") -> tuple[int, str]:
-        """The action of bot ``name`` made with ``seed`` in ``view``, and the name of the bot that chose it."""
+        """The action of bot ``name`` made with ``seed`` in ``view``, and the name of the bot that chose it.
+
+        Within the budget, counted from now: a decision still waiting for a worker or still
+        thinking when it runs out is answered by the fallback bot at once.
+        """
         if name.removeprefix("bot:") in self.inline:
             return decide(name, seed, view), name
         queue = self._start()
-        answer: asyncio.Future[tuple[int, str]] = asyncio.get_running_loop().create_future()
-        queue.put_nowait(_Job(URGENT if urgent else BACKGROUND, next(self._order), name, view, seed, label, answer))
-        return await answer
+        loop = asyncio.get_running_loop()
+        job = _Job(URGENT if urgent else BACKGROUND, next(self._order), name, view, seed, label, loop.create_future())
+        queue.put_nowait(job)
+        timer = loop.call_later(self.budget, self._overran, job)
+        try:
+            return await job.answer
+        finally:
+            timer.cancel()
+
+    def _overran(self, job: _Job) -> None:
+        if job.answer.done():
+            return
+        self.overruns += 1
+        log.warning("%s: bot %s overran its %.1f s budget; %s decided instead",
+                    job.label or "a table", job.name, self.budget, self.fallback)
+        job.answer.set_result((decide(self.fallback, job.seed, job.view), self.fallback))
 
     def pending(self) -> int:
         return 0 if self._queue is None else self._queue.qsize()
@@ -159,23 +177,20 @@ class BotPool:
             await self._warming
         while True:
             job = await self._queue.get()
-            if job.answer.cancelled():
+            if job.answer.done():  # answered by the fallback while it waited for a worker (or cancelled)
                 continue
             try:
                 fut: Future[int] = self._pool().submit(decide, job.name, job.seed, job.view)
             except (BrokenProcessPool, RuntimeError):
                 self._executor = None
                 fut = self._pool().submit(decide, job.name, job.seed, job.view)
-            wrapped = asyncio.wrap_future(fut)
+            # Awaited to the end even when the budget answered meanwhile: the worker takes no new job
+            # until it has finished the abandoned one.
             try:
-                action = await asyncio.wait_for(asyncio.shield(wrapped), self.budget)
+                action = await asyncio.wrap_future(fut)
                 if not job.answer.done():
                     job.answer.set_result((action, job.name))
                 continue
-            except TimeoutError:
-                self.overruns += 1
-                log.warning("%s: bot %s overran its %.1f s budget; %s decided instead",
-                            job.label or "a table", job.name, self.budget, self.fallback)
             except BrokenProcessPool:
                 self._executor = None
                 log.error("%s: the bot worker of %s died; %s decided instead", job.label or "a table",
@@ -185,9 +200,6 @@ class BotPool:
                               self.fallback)
             if not job.answer.done():
                 job.answer.set_result((decide(self.fallback, job.seed, job.view), self.fallback))
-            # The worker is still busy with the abandoned decision: take no new job until it is done.
-            with contextlib.suppress(Exception):  # already logged and answered
-                await wrapped
 
     async def aclose(self) -> None:
         for t in self._dispatchers:
