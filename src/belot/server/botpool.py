@@ -145,12 +145,15 @@ class BotPool:
     async def decide(self, name: str, view: SeatView, *, seed: int, urgent: bool, label: str = "") -> tuple[int, str]:
         """The action of bot ``name`` made with ``seed`` in ``view``, and the name of the bot that chose it.
 
-        Within the budget, counted from now: a decision still waiting for a worker or still
-        thinking when it runs out is answered by the fallback bot at once.
+        Within the budget, counted from now (or from when the workers have started): a decision
+        still waiting for a worker or still thinking when it runs out is answered by the fallback
+        bot at once.
         """
         if name.removeprefix("bot:") in self.inline:
             return decide(name, seed, view), name
         queue = self._start()
+        if self._warming is not None and not self._warming.done():  # the budget starts with a warm pool
+            await asyncio.shield(self._warming)
         loop = asyncio.get_running_loop()
         job = _Job(URGENT if urgent else BACKGROUND, next(self._order), name, view, seed, label, loop.create_future())
         queue.put_nowait(job)
