@@ -68,7 +68,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--bot-workers", type=_count, default=None, metavar="N",
                    help="processes that decide the bots' actions (default: one per core but one)")
     p.add_argument("--bot-budget", type=_seconds, default=2.5, metavar="SECONDS",
-                   help="longest a bot may think; then a quick bot decides instead (default 2.5)")
+                   help="longest a bot may take, its wait for a bot process included; then a quick bot decides instead (default 2.5)")
     limits = p.add_argument_group("limits", "what one client may ask; over a limit: HTTP 413/429 or a "
                                   "websocket close with the reason (docs/protocol.md)")
     limits.add_argument("--max-body", type=_count, default=Limits.max_body, metavar="BYTES",
