@@ -380,6 +380,32 @@ def test_step_before_reset_is_refused() -> None:
         e.step(0)
 
 
+def test_wrapper_checks_the_order_after_reset_too(caplog: pytest.LogCaptureFixture) -> None:
+    """After `reset`, `env()`'s `last` and `step` are the raw env's own: a step after every agent
+    is done still warns and changes nothing, and `agent_iter` still refuses a turn not stepped,
+    as with PettingZoo's OrderEnforcingWrapper."""
+    e = belot_v0.env(seed=4)
+    for _ in range(2):  # a second reset binds the calls again
+        e.reset()
+        assert e.last()[0]["action_mask"].any()
+        _play_out(e, random.Random(4))
+        assert not e.agents
+        caplog.clear()
+        e.step(None)  # PettingZoo's warning (its logger), nothing else
+        assert "after all agents are terminated" in caplog.text
+        assert not e.agents
+    e.reset()
+    it = iter(e.agent_iter())
+    next(it)
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(it)
+    fresh = belot_v0.env()
+    with pytest.raises(Exception, match="reset"):
+        fresh.last()
+    with pytest.raises(Exception, match="reset"):
+        fresh.agent_iter()
+
+
 # -- optional extras --------------------------------------------------------------------------------
 
 

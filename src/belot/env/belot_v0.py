@@ -48,7 +48,7 @@ from .encoding import DTYPE, OFFSETS, SIZE, IncrementalEncoder
 MODES = ("deal", "match")
 ILLEGAL_REWARD = -100.0  # more than a deal can cost short of a rekontra
 AGENTS = tuple(f"player_{seat}" for seat in range(4))
-_MASK_DTYPE = np.dtype(np.int8)
+_NO_ACTIONS = np.zeros(NUM_ACTIONS, dtype=np.int8)  # copied, then the legal actions set
 
 
 def env(
@@ -59,10 +59,32 @@ def env(
 
 
 class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's OrderEnforcingWrapper with the per-step calls made directly: the base version
-    reaches `last`, `step`, `agents` and `agent_selection` through layers of ``__getattr__`` and
-    ``super()``, and iterates `agent_iter` with a Python-level ``__next__``; together more than
-    the game's own work.  The checks and refusals are the same."""
+    """PettingZoo's OrderEnforcingWrapper, without a layer of calls at each step.
+
+    Before the first `reset`, `last`, `step`, `agent_iter`, ``agents`` and ``agent_selection`` are
+    refused as in the base class.  After it, `last` and `step` are the raw environment's own bound
+    methods (instance attributes set by `reset`): the base version reaches them through layers of
+    ``__getattr__`` and ``super()``, which cost more than the game's own work.  What the base
+    `step` adds is done by the raw `step` itself: it marks that a step was taken (``_has_updated``,
+    kept on the raw environment, which `agent_iter` checks and clears) and warns, changing nothing,
+    when every agent is done.  The refusals and warnings are the same."""
+
+    def __init__(self, env: raw_env) -> None:
+        self.env = env  # before the base __init__, which sets _has_updated (kept on env)
+        super().__init__(env)
+
+    @property
+    def _has_updated(self) -> bool:  # type: ignore[override]
+        return self.env._stepped  # type: ignore[no-any-return,attr-defined]
+
+    @_has_updated.setter
+    def _has_updated(self, value: bool) -> None:
+        self.env._stepped = value  # type: ignore[attr-defined]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        super().reset(seed=seed, options=options)
+        raw = self.env
+        self.__dict__.update(last=raw.last, step=raw.step)  # the per-step calls, straight to the env
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
@@ -72,12 +94,7 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
     def step(self, action: Any) -> None:
         if not self._has_reset:
             EnvLogger.error_step_before_reset()
-        elif not self.env.agents:
-            self._has_updated = True
-            EnvLogger.warn_step_after_terminated_truncated()
-        else:
-            self._has_updated = True
-            self.env.step(action)
+        self.env.step(action)
 
     def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:  # type: ignore[override]
         """The agent to act, until all are done (or ``max_iter`` turns), refusing a turn that was
@@ -90,8 +107,8 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
         raw = self.env
         while raw.agents and max_iter > 0:
             max_iter -= 1
-            assert self._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
-            self._has_updated = False
+            assert raw._stepped, "need to call step() or reset() in a loop over `agent_iter`"  # type: ignore[attr-defined]
+            raw._stepped = False  # type: ignore[attr-defined]
             yield raw.agent_selection
 
     # The two attributes read at every step of an agent_iter loop, looked up directly instead of
@@ -160,6 +177,8 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
         self._encoder = IncrementalEncoder()
         self.match: Match | None = None
         self.deal: Deal | None = None
+        self._stepped = False  # a step or reset since the wrapper's agent_iter last looked
+        self._done = False  # every agent is terminated (self.terminations all True)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -179,6 +198,8 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
         self.truncations = dict.fromkeys(AGENTS, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
         self._rewarded = False  # whether self.rewards holds a nonzero reward
+        self._done = False
+        self._stepped = True
         options = options or {}
         if self.mode == "match":
             if "hands" in options:
@@ -198,10 +219,14 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
         self.agent_selection = AGENTS[self.deal.to_move]
 
     def step(self, action: Any) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+        self._stepped = True
+        if self._done:
+            if self.agents:
+                self._was_dead_step(action)
+            else:  # as PettingZoo's OrderEnforcingWrapper: a warning, nothing changes
+                EnvLogger.warn_step_after_terminated_truncated()
             return
+        agent = self.agent_selection
         deal = self.deal
         assert deal is not None
         seat = deal.to_move
@@ -230,7 +255,7 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
         if deal.phase == OVER:
             self._close_deal(deal)
             self._accumulate_rewards()
-        if not self.terminations[agent]:
+        if not self._done:
             assert self.deal is not None
             self.agent_selection = AGENTS[self.deal.to_move]
         if self.render_mode == "human":
@@ -243,6 +268,7 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
         self.rewards[agent] = self.illegal_reward
         self._rewarded = True
         self.terminations = {a: True for a in self.agents}
+        self._done = True
         self.infos[agent] = {"illegal": f"{action!r}: {error}"}
         self._accumulate_rewards()
 
@@ -258,6 +284,7 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
             if m is not None:
                 self._encoder.set_match(m.score)
             self.terminations = {a: True for a in self.agents}
+            self._done = True
             for a in self.agents:
                 self.infos[a] = {"result": result.to_json()}
             return
@@ -270,11 +297,11 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_name_mapping[agent]
         deal = self.deal
-        mask = bytearray(NUM_ACTIONS)
-        if deal is not None and deal.to_move == seat and deal.phase != OVER:
+        mask = _NO_ACTIONS.copy()  # a fresh array, as the observation: the caller may keep or change them
+        if deal is not None and deal.to_move == seat and not deal.is_over:
             for a in deal.legal_actions():
                 mask[a] = 1
-        return {"observation": self._encoder.rows[seat].copy(), "action_mask": np.frombuffer(mask, _MASK_DTYPE)}
+        return {"observation": self._encoder.rows[seat].copy(), "action_mask": mask}
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         agent = self.agent_selection
