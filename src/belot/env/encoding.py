@@ -11,6 +11,8 @@ same vector up to date incrementally (belot.env.belot_v0) and a test checks they
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..auction import BID_BASE, KONTRA, NUM_CALLS, PASS, REKONTRA, SURKONTRA
@@ -242,6 +244,11 @@ _WINNER_ONES = tuple(
     )
     for k in range(8)
 )
+# numpy writes an array of values faster than it broadcasts a Python float: the values of the
+# writes above, and of the trick points (_POINTS[p]: p raw card points, four times)
+_ONES = {n: np.ones(n, dtype=DTYPE) for n in (4, 8)}
+_WINNER_WRITES = tuple(tuple((index, _ONES[len(index)]) for index in by_winner) for by_winner in _WINNER_ONES)
+_POINTS = tuple(np.full(4, p / POINT_SCALE, dtype=DTYPE) for p in range(max(t.total for t in TABLES) + 1))
 
 
 def _switch(base: int, width: int, relative: bool, positions: tuple[int, ...] = ()
@@ -267,6 +274,7 @@ def _switch(base: int, width: int, relative: bool, positions: tuple[int, ...] = 
 
 
 _TO_MOVE_SWITCH = _switch(_TO_MOVE, 4, relative=True)
+_PHASE_SWITCH = _switch(_PHASE, 3, relative=False)
 _PASSES_SWITCH = _switch(_PASSES, 4, relative=False)
 _CONTRACT_SWITCH = _switch(_CONTRACT, 6, relative=False)
 _DECLARER_SWITCH = _switch(_DECLARER, 4, relative=True)
@@ -310,6 +318,22 @@ def _seat_ones(base: int) -> tuple[np.ndarray, ...]:
     return _SEAT_ONES[base]
 
 
+def _first_rows(dealer: int) -> np.ndarray:
+    """The four rows of a deal just dealt by ``dealer``, before the hands are shown, in deal mode
+    (match score 0-0, target 151, no pot, the first deal): copied by `IncrementalEncoder.start`."""
+    x = np.zeros((4, SIZE), dtype=DTYPE)
+    for o, row in enumerate(x):
+        row[_UNSEEN : _UNSEEN + NUM_CARDS] = 1.0
+        row[_PHASE + _PHASE_INDEX[AUCTION]] = 1.0
+        row[_DEALER + _REL[dealer][o]] = 1.0
+        row[_TO_MOVE + _REL[(dealer + 1) & 3][o]] = 1.0  # R3.1: the forehand calls first
+        row[_TARGET] = 151 / SCORE_SCALE
+    return x
+
+
+_FIRST_ROWS = tuple(_first_rows(dealer) for dealer in range(4))
+
+
 class IncrementalEncoder:
     """`encode` for all four seats at once, kept up to date one action at a time.
 
@@ -322,8 +346,8 @@ class IncrementalEncoder:
     """
 
     __slots__ = (
-        "contract", "declarer", "flat", "last_calls", "mult", "n_cards", "passes", "rows", "to_move", "trick",
-        "won", "x",
+        "contract", "declarer", "flat", "last_calls", "mult", "mv", "n_cards", "passes", "phase", "rows",
+        "to_move", "trick", "won", "x",
     )
 
     def __init__(self) -> None:
@@ -331,6 +355,7 @@ class IncrementalEncoder:
         self.flat = self.x.reshape(-1)  # a view: writes go to x
         self.rows = [self.x[o] for o in range(4)]
         self.trick = self.x[:, _TRICK : _TRICK + 128]  # a view, cleared when a trick closes
+        self.mv: Any = self.flat.data  # a memoryview of the same memory, for single entries
         self.passes = -1  # consecutive passes since the last other call; -1 before any call
         self.contract = -1
         self.declarer = -1
@@ -339,12 +364,13 @@ class IncrementalEncoder:
         self.won = [0, 0]  # by absolute team
         self.n_cards = 0
         self.to_move = -1
+        self.phase = 0  # index of the phase shown (_PHASE_INDEX)
 
     def start(
         self, deal: Deal, score: tuple[int, int] = (0, 0), target: int = 151, deal_index: int = 0
     ) -> None:
         """A new deal was dealt (nothing applied to it yet)."""
-        self.x.fill(0.0)
+        np.copyto(self.x, _FIRST_ROWS[deal.dealer])
         self.passes = -1
         self.contract = -1
         self.declarer = -1
@@ -352,19 +378,28 @@ class IncrementalEncoder:
         self.last_calls = [-1, -1, -1, -1]
         self.won = [0, 0]
         self.n_cards = 0
-        self.to_move = deal.to_move
-        for o, row in enumerate(self.rows):
-            row[_UNSEEN : _UNSEEN + NUM_CARDS] = 1.0
-            for c in deal.dealt[o][:5]:
-                row[_HAND + c] = 1.0
-                row[_UNSEEN + c] = 0.0
-            row[_PHASE] = 1.0
-            row[_DEALER + _REL[deal.dealer][o]] = 1.0
-            row[_TO_MOVE + _REL[deal.to_move][o]] = 1.0
-            row[_TARGET] = target / SCORE_SCALE
-            row[_POT] = deal.pot / SCORE_SCALE
-            row[_DEAL_INDEX] = deal_index / DEAL_SCALE
-        self.set_match(score)
+        self.to_move = (deal.dealer + 1) & 3
+        self.phase = 0
+        self._show(deal.dealt, 0, 5)  # R2.3: five cards each until the auction ends
+        if target != 151 or deal.pot or deal_index:
+            for row in self.rows:
+                row[_TARGET] = target / SCORE_SCALE
+                row[_POT] = deal.pot / SCORE_SCALE
+                row[_DEAL_INDEX] = deal_index / DEAL_SCALE
+        if score[0] or score[1]:
+            self.set_match(score)
+        self._set_to_move(deal.to_move)  # the forehand's, as in the rows copied
+
+    def _show(self, dealt: tuple[tuple[int, ...], ...], first: int, stop: int) -> None:
+        """Cards ``first:stop`` of each seat's dealt cards join its hand and leave its unseen cards
+        (a few scattered entries: written through a memoryview, which costs less than numpy's
+        item assignment)."""
+        mv = self.mv
+        for o in range(4):
+            hand, unseen = o * SIZE + _HAND, o * SIZE + _UNSEEN
+            for c in dealt[o][first:stop]:
+                mv[hand + c] = 1.0
+                mv[unseen + c] = 0.0
 
     def set_match(self, score: tuple[int, int] | list[int]) -> None:
         """The match score changed (the last deal of a match was scored)."""
@@ -379,7 +414,8 @@ class IncrementalEncoder:
             n = self.n_cards
             self.n_cards = n + 1
             index, values = _CARD_WRITES[n << 7 | seat << 5 | card]
-            self.flat[index] = values
+            flat = self.flat
+            flat[index] = values
             if action >= BELOTE_BASE:
                 rel = _REL[seat]
                 for o in range(4):
@@ -391,10 +427,10 @@ class IncrementalEncoder:
             winner = deal.trick_winners[-1]
             won = self.won = deal.team_points  # the core's count of the trick (R6), read not redone
             self.trick.fill(0.0)
-            self.flat[_WINNER_ONES[k][winner]] = 1.0  # the winner, and the winner to lead (R5.1)
-            flat = self.flat
-            flat[_TEAM0_POINTS] = won[0] / POINT_SCALE
-            flat[_TEAM1_POINTS] = won[1] / POINT_SCALE
+            index, values = _WINNER_WRITES[k][winner]  # the winner, and the winner to lead (R5.1)
+            flat[index] = values
+            flat[_TEAM0_POINTS] = _POINTS[won[0]]
+            flat[_TEAM1_POINTS] = _POINTS[won[1]]
             if k == 7:
                 self._phase(2)
                 self.to_move = -1
@@ -425,8 +461,10 @@ class IncrementalEncoder:
         self.to_move = to_move
 
     def _phase(self, index: int) -> None:
-        self.x[:, _PHASE : _PHASE + 3] = 0.0
-        self.x[:, _PHASE + index] = 1.0
+        if index != self.phase:
+            i, values = _PHASE_SWITCH[self.phase + 1][index]
+            self.flat[i] = values
+            self.phase = index
 
     def _call(self, deal: Deal, seat: int, call: int) -> None:
         flat = self.flat
@@ -466,12 +504,7 @@ class IncrementalEncoder:
             # The auction is over: the last three cards are dealt (R2.3) when there is a contract;
             # when all passed they never are, and the view keeps the first five.
             if deal.phase == PLAY:
-                for o in range(4):
-                    row = self.rows[o]
-                    for c in deal.dealt[o][5:]:
-                        row[_HAND + c] = 1.0
-                        row[_UNSEEN + c] = 0.0
-            if deal.phase == PLAY:
+                self._show(deal.dealt, 5, 8)
                 self._phase(1)
             else:
                 self._phase(2)
