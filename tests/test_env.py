@@ -453,7 +453,7 @@ def test_precomputed_encoder_writes_never_write_an_entry_twice() -> None:
 
     writes = list(enc._CARD_WRITES)
     for table in (enc._TO_MOVE_SWITCH, enc._PASSES_SWITCH, enc._CONTRACT_SWITCH, enc._DECLARER_SWITCH,
-                  enc._MULT_SWITCH, *enc._LAST_CALL_SWITCH, *enc._PASS_WRITES):
+                  enc._MULT_SWITCH, *enc._LAST_CALL_SWITCH):
         writes += [w for row in table for w in row]
     for index, values in writes:
         assert len(np.unique(index)) == len(index) == len(values)

@@ -233,8 +233,8 @@ _CARD_WRITES = tuple(
 _DECL_CARDS = tuple(tuple(d.cards) for d in DECLARATIONS)
 _TO_MOVE_ONES = tuple(_flat([(o, _TO_MOVE + ((s - o) & 3)) for o in range(4)]) for s in range(4))
 # The trick points of team 0 (seats 0 and 2) and of team 1, each observer's own team first
-_TEAM0_POINTS = _flat([(o, _TRICK_POINTS + (o & 1)) for o in range(4)])
-_TEAM1_POINTS = _flat([(o, _TRICK_POINTS + 1 - (o & 1)) for o in range(4)])
+_TEAM0_POINTS = tuple(o * SIZE + _TRICK_POINTS + (o & 1) for o in range(4))
+_TEAM1_POINTS = tuple(o * SIZE + _TRICK_POINTS + 1 - (o & 1) for o in range(4))
 # _WINNER_ONES[k][winner]: trick k won by ``winner``, who is to lead next (none after the last)
 _WINNER_ONES = tuple(
     tuple(
@@ -244,11 +244,9 @@ _WINNER_ONES = tuple(
     )
     for k in range(8)
 )
-# numpy writes an array of values faster than it broadcasts a Python float: the values of the
-# writes above, and of the trick points (_POINTS[p]: p raw card points, four times)
+# numpy writes an array of values faster than it broadcasts a Python float
 _ONES = {n: np.ones(n, dtype=DTYPE) for n in (4, 8)}
 _WINNER_WRITES = tuple(tuple((index, _ONES[len(index)]) for index in by_winner) for by_winner in _WINNER_ONES)
-_POINTS = tuple(np.full(4, p / POINT_SCALE, dtype=DTYPE) for p in range(max(t.total for t in TABLES) + 1))
 
 
 def _switch(base: int, width: int, relative: bool, positions: tuple[int, ...] = ()
@@ -295,19 +293,6 @@ _LAST_CALL_SWITCH = tuple(
 )
 
 
-def _pass_writes(seat: int, old_call: int, old_passes: int) -> tuple[np.ndarray, np.ndarray]:
-    """A pass by ``seat`` within the auction: its latest call, the passes count and the turn."""
-    new_passes = min(old_passes + 1 if old_passes >= 0 else 1, 3)
-    parts = (_LAST_CALL_SWITCH[seat][old_call + 1][PASS], _PASSES_SWITCH[min(old_passes, 3) + 1][new_passes],
-             _TO_MOVE_SWITCH[seat + 1][(seat + 1) & 3])
-    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
-
-
-# _PASS_WRITES[seat][old call + 1][old passes + 1]
-_PASS_WRITES = tuple(
-    tuple(tuple(_pass_writes(seat, old, p) for p in range(-1, 4)) for old in range(-1, NUM_CALLS))
-    for seat in range(4)
-)
 # _SEAT_ONES[base][seat]: the entries ``base + relative seat`` of the four observers
 _SEAT_ONES: dict[int, tuple[np.ndarray, ...]] = {}
 
@@ -316,6 +301,42 @@ def _seat_ones(base: int) -> tuple[np.ndarray, ...]:
     if base not in _SEAT_ONES:
         _SEAT_ONES[base] = tuple(_flat([(o, base + ((s - o) & 3)) for o in range(4)]) for s in range(4))
     return _SEAT_ONES[base]
+
+
+def _call_writes(
+    seat: int, call: int, passes: int, last: int, contract: int, declarer: int, mult: int, new_mult: int, to_move: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The one write of ``call`` by ``seat`` in the auction, from the shown state before it (the
+    passes count, the seat's latest call, contract, declarer, multiplier index, each -1 when none)
+    to the one after (``new_mult``, and ``to_move``, -1 when nobody is to act): the switches of every
+    section it changes, which are disjoint, joined."""
+    new_passes = passes + 1 if call == PASS and passes >= 0 else int(call == PASS)
+    parts = [_PASSES_SWITCH[min(passes, 3) + 1][min(new_passes, 3)], _LAST_CALL_SWITCH[seat][last + 1][call]]
+    if call != PASS:
+        if call == KONTRA:  # the kontra slot: surkontra when it left x8 (OPT-SURCONTRA)
+            grid = _KONTRAS
+        elif call == REKONTRA:
+            grid = _REKONTRAS
+        else:
+            grid = _BIDS
+            parts += [_CONTRACT_SWITCH[contract + 1][call - BID_BASE], _DECLARER_SWITCH[declarer + 1][seat]]
+            contract = call - BID_BASE
+        ones = _seat_ones(grid + 4 * contract)[seat]
+        parts.append((ones, _ONES[len(ones)]))
+        if new_mult != mult:
+            parts.append(_MULT_SWITCH[mult + 1][new_mult])
+    if to_move >= 0 and to_move != seat:
+        parts.append(_TO_MOVE_SWITCH[seat + 1][to_move])
+    elif to_move < 0:
+        parts.append((_TO_MOVE_ONES[seat], np.zeros(4, dtype=DTYPE)))
+    index = np.concatenate([p[0] for p in parts])
+    assert len(np.unique(index)) == len(index)  # numpy leaves the order of repeated writes open
+    return index, np.concatenate([p[1] for p in parts])
+
+
+# The writes of the calls met so far, by the arguments of `_call_writes`: a few hundred keys can be
+# reached (the auction's states), each built once
+_CALL_WRITES: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
 
 
 def _first_rows(dealer: int) -> np.ndarray:
@@ -429,8 +450,11 @@ class IncrementalEncoder:
             self.trick.fill(0.0)
             index, values = _WINNER_WRITES[k][winner]  # the winner, and the winner to lead (R5.1)
             flat[index] = values
-            flat[_TEAM0_POINTS] = _POINTS[won[0]]
-            flat[_TEAM1_POINTS] = _POINTS[won[1]]
+            mv, p0, p1 = self.mv, won[0] / POINT_SCALE, won[1] / POINT_SCALE
+            for i in _TEAM0_POINTS:
+                mv[i] = p0
+            for i in _TEAM1_POINTS:
+                mv[i] = p1
             if k == 7:
                 self._phase(2)
                 self.to_move = -1
@@ -448,7 +472,8 @@ class IncrementalEncoder:
             own = rows[seat]
             for c in _DECL_CARDS[i]:
                 own[_OWN + c] = 1.0
-        self._set_to_move(deal.to_move)
+        if deal.to_move != self.to_move:
+            self._set_to_move(deal.to_move)
 
     def _set_to_move(self, to_move: int) -> None:
         if to_move == self.to_move:
@@ -467,39 +492,23 @@ class IncrementalEncoder:
             self.phase = index
 
     def _call(self, deal: Deal, seat: int, call: int) -> None:
-        flat = self.flat
-        if call == PASS and deal.phase == AUCTION:  # the common call: one write, the turn included
-            index, values = _PASS_WRITES[seat][self.last_calls[seat] + 1][min(self.passes, 3) + 1]
-            flat[index] = values
-            self.passes = self.passes + 1 if self.passes >= 0 else 1
-            self.last_calls[seat] = PASS
-            self.to_move = (seat + 1) & 3
-            return
-        passes = self.passes + 1 if call == PASS and self.passes >= 0 else int(call == PASS)
-        index, values = _PASSES_SWITCH[min(self.passes, 3) + 1][min(passes, 3)]
-        flat[index] = values
-        self.passes = passes
-        index, values = _LAST_CALL_SWITCH[seat][self.last_calls[seat] + 1][call]
-        flat[index] = values
-        self.last_calls[seat] = call
+        contract, declarer, mult = self.contract, self.declarer, self.mult
         if call != PASS:
             if call == KONTRA:  # the kontra slot: surkontra when it left x8 (OPT-SURCONTRA)
-                grid, mult = _KONTRAS, (1 if deal.auction.multiplier == 2 else 3)
+                mult = 1 if deal.auction.multiplier == 2 else 3
             elif call == REKONTRA:
-                grid, mult = _REKONTRAS, 2
+                mult = 2
             else:
-                grid, mult = _BIDS, 0
-                contract = call - BID_BASE
-                index, values = _CONTRACT_SWITCH[self.contract + 1][contract]
-                flat[index] = values
-                index, values = _DECLARER_SWITCH[self.declarer + 1][seat]
-                flat[index] = values
-                self.contract, self.declarer = contract, seat
-            flat[_seat_ones(grid + 4 * self.contract)[seat]] = 1.0
-            if mult != self.mult:
-                index, values = _MULT_SWITCH[self.mult + 1][mult]
-                flat[index] = values
-                self.mult = mult
+                mult, contract, declarer = 0, call - BID_BASE, seat
+        to_move = deal.to_move
+        key = (seat, call, self.passes, self.last_calls[seat], self.contract, self.declarer, self.mult, mult, to_move)
+        write = _CALL_WRITES.get(key)
+        if write is None:
+            write = _CALL_WRITES[key] = _call_writes(*key)
+        self.flat[write[0]] = write[1]
+        self.passes = self.passes + 1 if call == PASS and self.passes >= 0 else int(call == PASS)
+        self.last_calls[seat] = call
+        self.contract, self.declarer, self.mult, self.to_move = contract, declarer, mult, to_move
         if deal.phase != AUCTION:
             # The auction is over: the last three cards are dealt (R2.3) when there is a contract;
             # when all passed they never are, and the view keeps the first five.
