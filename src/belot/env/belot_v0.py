@@ -146,6 +146,7 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
     metadata: ClassVar[dict[str, Any]] = {
         "name": "belot_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False,
     }
+    _skip_agent_selection: str | None  # PettingZoo's, set by the dead steps
 
     def __init__(
         self,
