@@ -278,8 +278,9 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
                 self._skip_agent_selection = agent
             self.agent_selection = agents[0]
         else:
-            if getattr(self, "_skip_agent_selection", None) is not None:
-                self.agent_selection = self._skip_agent_selection
+            skipped = getattr(self, "_skip_agent_selection", None)
+            if skipped is not None:
+                self.agent_selection = skipped
             self._skip_agent_selection = None
         rewards = self.rewards
         for a in rewards:
