@@ -451,7 +451,17 @@ def test_precomputed_encoder_writes_never_write_an_entry_twice() -> None:
     precomputed (indices, values) write of the encoder names every entry once."""
     from belot.env import encoding as enc
 
-    writes = list(enc._CARD_WRITES)
+    rng = random.Random(8)
+    for _ in range(300):  # the auction's writes are built at their first use
+        deal = Deal(rng.randrange(4), deal_hands(rng, 0))
+        e = enc.IncrementalEncoder()
+        e.start(deal)
+        while deal.phase == "auction":
+            seat, action = deal.to_move, rng.choice(deal.legal_actions())
+            deal.apply(action)
+            e.update(deal, seat, action)
+    assert enc._TURN_WRITES and enc._BID_WRITES
+    writes = [*enc._CARD_WRITES, *enc._TURN_WRITES.values(), *enc._BID_WRITES.values()]
     for table in (enc._TO_MOVE_SWITCH, enc._PASSES_SWITCH, enc._CONTRACT_SWITCH, enc._DECLARER_SWITCH,
                   enc._MULT_SWITCH, *enc._LAST_CALL_SWITCH):
         writes += [w for row in table for w in row]

@@ -303,40 +303,50 @@ def _seat_ones(base: int) -> tuple[np.ndarray, ...]:
     return _SEAT_ONES[base]
 
 
-def _call_writes(
-    seat: int, call: int, passes: int, last: int, contract: int, declarer: int, mult: int, new_mult: int, to_move: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """The one write of ``call`` by ``seat`` in the auction, from the shown state before it (the
-    passes count, the seat's latest call, contract, declarer, multiplier index, each -1 when none)
-    to the one after (``new_mult``, and ``to_move``, -1 when nobody is to act): the switches of every
-    section it changes, which are disjoint, joined."""
+def _join(parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """Several writes to disjoint entries as one (numpy leaves the order of repeated ones open)."""
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
+def _turn_writes(seat: int, call: int, passes: int, last: int, to_move: int) -> tuple[np.ndarray, np.ndarray]:
+    """What every call by ``seat`` changes: the passes count (``passes`` before it, -1 before any
+    call), the seat's latest call (``last`` before it, -1 when none) and the turn (to ``to_move``,
+    -1 when nobody is to act)."""
     new_passes = passes + 1 if call == PASS and passes >= 0 else int(call == PASS)
     parts = [_PASSES_SWITCH[min(passes, 3) + 1][min(new_passes, 3)], _LAST_CALL_SWITCH[seat][last + 1][call]]
-    if call != PASS:
-        if call == KONTRA:  # the kontra slot: surkontra when it left x8 (OPT-SURCONTRA)
-            grid = _KONTRAS
-        elif call == REKONTRA:
-            grid = _REKONTRAS
-        else:
-            grid = _BIDS
-            parts += [_CONTRACT_SWITCH[contract + 1][call - BID_BASE], _DECLARER_SWITCH[declarer + 1][seat]]
-            contract = call - BID_BASE
-        ones = _seat_ones(grid + 4 * contract)[seat]
-        parts.append((ones, _ONES[len(ones)]))
-        if new_mult != mult:
-            parts.append(_MULT_SWITCH[mult + 1][new_mult])
     if to_move >= 0 and to_move != seat:
         parts.append(_TO_MOVE_SWITCH[seat + 1][to_move])
     elif to_move < 0:
         parts.append((_TO_MOVE_ONES[seat], np.zeros(4, dtype=DTYPE)))
-    index = np.concatenate([p[0] for p in parts])
-    assert len(np.unique(index)) == len(index)  # numpy leaves the order of repeated writes open
-    return index, np.concatenate([p[1] for p in parts])
+    return _join(parts)
 
 
-# The writes of the calls met so far, by the arguments of `_call_writes`: a few hundred keys can be
-# reached (the auction's states), each built once
-_CALL_WRITES: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
+def _bid_writes(
+    seat: int, call: int, contract: int, declarer: int, mult: int, new_mult: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """What a call other than a pass changes besides `_turn_writes`: the contract and declarer (a
+    bid), the seat's entry in the bids, kontras or rekontras grid, and the multiplier shown (index
+    ``mult`` before, ``new_mult`` after)."""
+    parts = []
+    if call == KONTRA:  # the kontra slot: surkontra when it left x8 (OPT-SURCONTRA)
+        grid = _KONTRAS
+    elif call == REKONTRA:
+        grid = _REKONTRAS
+    else:
+        grid = _BIDS
+        parts += [_CONTRACT_SWITCH[contract + 1][call - BID_BASE], _DECLARER_SWITCH[declarer + 1][seat]]
+        contract = call - BID_BASE
+    ones = _seat_ones(grid + 4 * contract)[seat]
+    parts.append((ones, _ONES[len(ones)]))
+    if new_mult != mult:
+        parts.append(_MULT_SWITCH[mult + 1][new_mult])
+    return _join(parts)
+
+
+# The writes of the calls met so far, by the arguments of `_turn_writes` and `_bid_writes`: each
+# built once, at its first use (a few hundred of each can be reached)
+_TURN_WRITES: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
+_BID_WRITES: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
 
 
 def _first_rows(dealer: int) -> np.ndarray:
@@ -492,23 +502,31 @@ class IncrementalEncoder:
             self.phase = index
 
     def _call(self, deal: Deal, seat: int, call: int) -> None:
-        contract, declarer, mult = self.contract, self.declarer, self.mult
+        flat = self.flat
+        to_move = deal.to_move
+        key = (seat, call, self.passes, self.last_calls[seat], to_move)
+        write = _TURN_WRITES.get(key)
+        if write is None:
+            write = _TURN_WRITES[key] = _turn_writes(*key)
+        flat[write[0]] = write[1]
+        self.passes = self.passes + 1 if call == PASS and self.passes >= 0 else int(call == PASS)
+        self.last_calls[seat] = call
+        self.to_move = to_move
         if call != PASS:
             if call == KONTRA:  # the kontra slot: surkontra when it left x8 (OPT-SURCONTRA)
                 mult = 1 if deal.auction.multiplier == 2 else 3
             elif call == REKONTRA:
                 mult = 2
             else:
-                mult, contract, declarer = 0, call - BID_BASE, seat
-        to_move = deal.to_move
-        key = (seat, call, self.passes, self.last_calls[seat], self.contract, self.declarer, self.mult, mult, to_move)
-        write = _CALL_WRITES.get(key)
-        if write is None:
-            write = _CALL_WRITES[key] = _call_writes(*key)
-        self.flat[write[0]] = write[1]
-        self.passes = self.passes + 1 if call == PASS and self.passes >= 0 else int(call == PASS)
-        self.last_calls[seat] = call
-        self.contract, self.declarer, self.mult, self.to_move = contract, declarer, mult, to_move
+                mult = 0
+            key = (seat, call, self.contract, self.declarer, self.mult, mult)
+            write = _BID_WRITES.get(key)
+            if write is None:
+                write = _BID_WRITES[key] = _bid_writes(*key)
+            flat[write[0]] = write[1]
+            self.mult = mult
+            if KONTRA != call != REKONTRA:
+                self.contract, self.declarer = call - BID_BASE, seat
         if deal.phase != AUCTION:
             # The auction is over: the last three cards are dealt (R2.3) when there is a contract;
             # when all passed they never are, and the view keeps the first five.
