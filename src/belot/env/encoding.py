@@ -519,10 +519,10 @@ class IncrementalEncoder:
                 mult = 2
             else:
                 mult = 0
-            key = (seat, call, self.contract, self.declarer, self.mult, mult)
-            write = _BID_WRITES.get(key)
+            bid = (seat, call, self.contract, self.declarer, self.mult, mult)
+            write = _BID_WRITES.get(bid)
             if write is None:
-                write = _BID_WRITES[key] = _bid_writes(*key)
+                write = _BID_WRITES[bid] = _bid_writes(*bid)
             flat[write[0]] = write[1]
             self.mult = mult
             if KONTRA != call != REKONTRA:
