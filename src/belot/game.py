@@ -303,20 +303,56 @@ class Deal:
         An action is accepted only if it is in the legal set this state computes (`is_legal`);
         anything else raises RuleError with the reason and the rule that forbids it.
         """
-        if self.phase == PLAY and type(action) is int and 0 <= action < BELOTE_BASE:
-            # The common action, a card played without belote: `is_legal`'s test, inline
+        if self.phase == PLAY and type(action) is int and 0 <= action < CALL_BASE:
+            # A card played, or played with belote announced: `is_legal`'s test, then the card
+            # goes to the trick (R5) (written here, not in a method: one call less for each card)
+            seat = self.to_move
             legal = self._legal
             if legal < 0:
                 legal = self._legal_cards()
-            if legal >> action & 1:
-                self._play(action, False)
+            if action < BELOTE_BASE:
+                card = action
+                if not legal >> card & 1:
+                    raise self._refusal(action)
+            else:
+                card = action - BELOTE_BASE
+                if not self._belote_cards(legal) >> card & 1:
+                    raise self._refusal(action)
+                self.belotes.append((seat, card))
+            self.actions.append(action)
+            self.actors.append(seat)
+            self.hands[seat] ^= 1 << card  # legal cards are in the hand
+            self._legal = -1
+            trick = self.trick
+            trick.append(card)
+            n = len(trick)
+            if n == 1:
+                self.led = card >> 3
+                self.win_card = card
+                self.win_seat = seat
+                self.to_move = (seat + 1) & 3
                 return
-            raise self._refusal(action)
+            t = self.table
+            if t.beaten_by[self.win_card] >> card & 1:  # R5.6, as play.beats
+                self.win_card = card
+                self.win_seat = seat
+            if n < 4:
+                self.to_move = (seat + 1) & 3
+                return
+            winner = self.win_seat
+            winners = self.trick_winners
+            winners.append(winner)
+            last = len(winners) == 8
+            self.team_points[winner & 1] += trick_points(t, trick, last)
+            self.trick = []
+            self.led = self.win_card = self.win_seat = -1
+            self.to_move = self.leader = winner  # R5.1
+            if last:
+                self._finish()
+            return
         if not self.is_legal(action):
             raise self._refusal(action)
-        if action < CALL_BASE:
-            self._play(action - BELOTE_BASE, True)
-        elif action < DECLARE_BASE:
+        if action < DECLARE_BASE:
             self._call(action - CALL_BASE)
         else:
             self._declare(action - DECLARE_BASE)
@@ -448,42 +484,6 @@ class Deal:
         self.actions.append(DECLARE_BASE + i)
         self.actors.append(seat)
 
-    def _play(self, card: int, belote: bool) -> None:
-        seat = self.to_move
-        if belote:
-            self.belotes.append((seat, card))
-            self.actions.append(BELOTE_BASE + card)
-        else:
-            self.actions.append(card)
-        self.actors.append(seat)
-        self.hands[seat] ^= 1 << card  # legal cards are in the hand
-        self._legal = -1
-        trick = self.trick
-        trick.append(card)
-        n = len(trick)
-        if n == 1:
-            self.led = card >> 3
-            self.win_card = card
-            self.win_seat = seat
-            self.to_move = (seat + 1) & 3
-            return
-        t = self.table
-        if t.beaten_by[self.win_card] >> card & 1:  # R5.6, as play.beats
-            self.win_card = card
-            self.win_seat = seat
-        if n < 4:
-            self.to_move = (seat + 1) & 3
-            return
-        winner = self.win_seat
-        winners = self.trick_winners
-        winners.append(winner)
-        last = len(winners) == 8
-        self.team_points[winner & 1] += trick_points(t, trick, last)
-        self.trick = []
-        self.led = self.win_card = self.win_seat = -1
-        self.to_move = self.leader = winner  # R5.1
-        if last:
-            self._finish()
 
     def _finish_redeal(self) -> None:
         self.phase = OVER
