@@ -17,7 +17,8 @@ as in records) instead of a shuffled one.  The house rules are the constructor's
 list of option names (``raw_env(options=["OPT-SURCONTRA"])``, docs/rules.md section 6; not to be
 confused with `reset`'s ``options`` dict); the observation is the same vector under every option
 (docs/encoding.md).  When the episode ends, every agent's ``info`` holds
-``"result"``: the last deal's result as in docs/record-format.md.
+``"result"``: the last deal's result as in docs/record-format.md (one dict, shared by the four
+agents' infos).  Each observation is a fresh pair of arrays: the caller may keep or change them.
 
 Illegal actions (any action whose mask bit is 0, out-of-range ints included): with
 ``illegal_reward=None`` (the default of `raw_env`) `step` raises `belot.errors.RuleError` (a
