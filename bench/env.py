@@ -2,7 +2,9 @@
 
 Each step is what a training loop does: ``env.last()`` (observation vector and action mask of the
 agent to act), pick a uniformly random legal action from the mask, ``env.step(action)``; the
-agents' final dead steps at the end of each episode count too.  Measured on the wrapped `env()`
+agents' final dead steps at the end of each episode count too.  The legal actions are read from the
+mask with ``mask.nonzero()[0]``, the same array as ``np.flatnonzero(mask)`` (which ravels first)
+for a third of its cost.  Measured on the wrapped `env()`
 (PettingZoo's usual wrappers) and on `raw_env`, in deal and match mode.  The last line is the
 figure: ``env steps/s (wrapped, deal): N`` (wall clock).  On a shared machine the wall-clock
 figure depends on the load, so each line also gives steps per CPU second of this process.
@@ -14,8 +16,6 @@ import argparse
 import os
 import random
 import time
-
-import numpy as np
 
 from belot.env import belot_v0
 
@@ -32,7 +32,7 @@ def run(e: object, steps: int, seed: int) -> tuple[float, float, int, int]:
             if terminated or truncated:
                 action = None
             else:
-                legal = np.flatnonzero(obs["action_mask"])
+                legal = obs["action_mask"].nonzero()[0]
                 action = int(legal[rng.randrange(len(legal))])
             e.step(action)  # type: ignore[attr-defined]
             n += 1

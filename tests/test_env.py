@@ -380,6 +380,32 @@ def test_step_before_reset_is_refused() -> None:
         e.step(0)
 
 
+def test_wrapper_checks_the_order_after_reset_too(caplog: pytest.LogCaptureFixture) -> None:
+    """After `reset`, `env()`'s `last` and `step` are the raw env's own: a step after every agent
+    is done still warns and changes nothing, and `agent_iter` still refuses a turn not stepped,
+    as with PettingZoo's OrderEnforcingWrapper."""
+    e = belot_v0.env(seed=4)
+    for _ in range(2):  # a second reset binds the calls again
+        e.reset()
+        assert e.last()[0]["action_mask"].any()
+        _play_out(e, random.Random(4))
+        assert not e.agents
+        caplog.clear()
+        e.step(None)  # PettingZoo's warning (its logger), nothing else
+        assert "after all agents are terminated" in caplog.text
+        assert not e.agents
+    e.reset()
+    it = iter(e.agent_iter())
+    next(it)
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(it)
+    fresh = belot_v0.env()
+    with pytest.raises(Exception, match="reset"):
+        fresh.last()
+    with pytest.raises(Exception, match="reset"):
+        fresh.agent_iter()
+
+
 # -- optional extras --------------------------------------------------------------------------------
 
 
@@ -425,9 +451,19 @@ def test_precomputed_encoder_writes_never_write_an_entry_twice() -> None:
     precomputed (indices, values) write of the encoder names every entry once."""
     from belot.env import encoding as enc
 
-    writes = list(enc._CARD_WRITES)
+    rng = random.Random(8)
+    for _ in range(300):  # the auction's writes are built at their first use
+        deal = Deal(rng.randrange(4), deal_hands(rng, 0))
+        e = enc.IncrementalEncoder()
+        e.start(deal)
+        while deal.phase == "auction":
+            seat, action = deal.to_move, rng.choice(deal.legal_actions())
+            deal.apply(action)
+            e.update(deal, seat, action)
+    assert enc._TURN_WRITES and enc._BID_WRITES
+    writes = [*enc._CARD_WRITES, *enc._TURN_WRITES.values(), *enc._BID_WRITES.values()]
     for table in (enc._TO_MOVE_SWITCH, enc._PASSES_SWITCH, enc._CONTRACT_SWITCH, enc._DECLARER_SWITCH,
-                  enc._MULT_SWITCH, *enc._LAST_CALL_SWITCH, *enc._PASS_WRITES):
+                  enc._MULT_SWITCH, *enc._LAST_CALL_SWITCH):
         writes += [w for row in table for w in row]
     for index, values in writes:
         assert len(np.unique(index)) == len(index) == len(values)

@@ -283,7 +283,8 @@ def test_cached_legal_sets_equal_the_rules_computed_afresh():
 @pytest.mark.parametrize(
     ("position", "value", "message"),
     [(0, True, "True is not a card"), (3, 5.0, "5.0 is not a card"), (7, -1, "-1 is not a card"),
-     (1, 32, "32 is not a card"), (2, "JH", "'JH' is not a card"), (5, None, "dealt twice")],
+     (1, 32, "32 is not a card"), (2, "JH", "'JH' is not a card"), (5, None, "dealt twice"),
+     (4, -100, "-100 is not a card"), (6, 2**40, f"{2**40} is not a card")],
 )
 def test_r1_1_a_full_deal_with_one_odd_card_is_refused_by_name(position, value, message):
     """The fast check of a usual 32-card deal lets nothing through that the card-by-card check

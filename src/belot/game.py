@@ -54,6 +54,7 @@ AUCTION, PLAY, OVER = "auction", "play", "over"
 _CALL_ACTIONS: tuple[tuple[int, ...], ...] = tuple(
     tuple(CALL_BASE + c for c in range(NUM_CALLS) if m >> c & 1) for m in range(1 << NUM_CALLS)
 )
+_CARDS_LOW, _CARDS_MID, _CARDS_HIGH = _SLICE_CARDS  # the cards of each 11-bit slice of a mask
 _KQ = tuple((0b11 << (8 * s + QUEEN)) for s in range(4))  # queen and king of each suit
 _QUEENS = sum(1 << (8 * s + QUEEN) for s in range(4))
 
@@ -206,7 +207,7 @@ class Deal:
         self.hands = _check_hands(self.dealt)
         self.pot = pot
         self.phase = AUCTION
-        self.auction = Auction((dealer + 1) & 3, surcontra=self.rules.has(SURCONTRA))
+        self.auction = Auction((dealer + 1) & 3, surcontra=SURCONTRA in self.rules.options)
         self.table = TABLES[0]
         self.to_move = (dealer + 1) & 3  # R3.1: the forehand calls first
         self.trick: list[int] = []
@@ -252,10 +253,11 @@ class Deal:
         phase = self.phase
         if phase == PLAY:
             legal = self._legal
-            if legal < 0:
-                legal = self._legal_cards()
-            sc = _SLICE_CARDS
-            out = [*sc[0][legal & 0x7FF], *sc[1][legal >> 11 & 0x7FF], *sc[2][legal >> 22]]
+            if legal < 0:  # `_legal_cards`, inline: once per state, at the first look
+                seat, ws = self.to_move, self.win_seat
+                legal = self._legal = legal_cards(
+                    self.hands[seat], self.table, self.led, self.win_card, ws >= 0 and (ws ^ seat) & 1 == 0)
+            out = [*_CARDS_LOW[legal & 0x7FF], *_CARDS_MID[legal >> 11 & 0x7FF], *_CARDS_HIGH[legal >> 22]]
             if self._kq[self.to_move]:
                 belote = self._belote_cards(legal)
                 if belote:
@@ -301,13 +303,56 @@ class Deal:
         An action is accepted only if it is in the legal set this state computes (`is_legal`);
         anything else raises RuleError with the reason and the rule that forbids it.
         """
+        if self.phase == PLAY and type(action) is int and 0 <= action < CALL_BASE:
+            # A card played, or played with belote announced: `is_legal`'s test, then the card
+            # goes to the trick (R5) (written here, not in a method: one call less for each card)
+            seat = self.to_move
+            legal = self._legal
+            if legal < 0:
+                legal = self._legal_cards()
+            if action < BELOTE_BASE:
+                card = action
+                if not legal >> card & 1:
+                    raise self._refusal(action)
+            else:
+                card = action - BELOTE_BASE
+                if not self._belote_cards(legal) >> card & 1:
+                    raise self._refusal(action)
+                self.belotes.append((seat, card))
+            self.actions.append(action)
+            self.actors.append(seat)
+            self.hands[seat] ^= 1 << card  # legal cards are in the hand
+            self._legal = -1
+            trick = self.trick
+            trick.append(card)
+            n = len(trick)
+            if n == 1:
+                self.led = card >> 3
+                self.win_card = card
+                self.win_seat = seat
+                self.to_move = (seat + 1) & 3
+                return
+            t = self.table
+            if t.beaten_by[self.win_card] >> card & 1:  # R5.6, as play.beats
+                self.win_card = card
+                self.win_seat = seat
+            if n < 4:
+                self.to_move = (seat + 1) & 3
+                return
+            winner = self.win_seat
+            winners = self.trick_winners
+            winners.append(winner)
+            last = len(winners) == 8
+            self.team_points[winner & 1] += trick_points(t, trick, last)
+            self.trick = []
+            self.led = self.win_card = self.win_seat = -1
+            self.to_move = self.leader = winner  # R5.1
+            if last:
+                self._finish()
+            return
         if not self.is_legal(action):
             raise self._refusal(action)
-        if action < BELOTE_BASE:
-            self._play(action, False)
-        elif action < CALL_BASE:
-            self._play(action - BELOTE_BASE, True)
-        elif action < DECLARE_BASE:
+        if action < DECLARE_BASE:
             self._call(action - CALL_BASE)
         else:
             self._declare(action - DECLARE_BASE)
@@ -342,7 +387,9 @@ class Deal:
         dealt = self._kq[self.to_move]  # the pairs of trumps dealt to the seat, 0 in NT
         if not dealt:
             return 0
-        whole = _kq_pairs(self.hands[self.to_move]) & dealt
+        hand = self.hands[self.to_move]
+        q = hand & (hand >> (KING - QUEEN)) & _QUEENS  # `_kq_pairs(hand)`, inline
+        whole = (q | q << (KING - QUEEN)) & dealt
         if self.led >= 0 and self.table.contract == AT:
             whole &= SUIT_MASKS[self.led]
         return legal & whole
@@ -437,42 +484,6 @@ class Deal:
         self.actions.append(DECLARE_BASE + i)
         self.actors.append(seat)
 
-    def _play(self, card: int, belote: bool) -> None:
-        seat = self.to_move
-        if belote:
-            self.belotes.append((seat, card))
-            self.actions.append(BELOTE_BASE + card)
-        else:
-            self.actions.append(card)
-        self.actors.append(seat)
-        self.hands[seat] ^= 1 << card  # legal cards are in the hand
-        self._legal = -1
-        trick = self.trick
-        trick.append(card)
-        n = len(trick)
-        if n == 1:
-            self.led = card >> 3
-            self.win_card = card
-            self.win_seat = seat
-            self.to_move = (seat + 1) & 3
-            return
-        t = self.table
-        if t.beaten_by[self.win_card] >> card & 1:  # R5.6, as play.beats
-            self.win_card = card
-            self.win_seat = seat
-        if n < 4:
-            self.to_move = (seat + 1) & 3
-            return
-        winner = self.win_seat
-        winners = self.trick_winners
-        winners.append(winner)
-        last = len(winners) == 8
-        self.team_points[winner & 1] += trick_points(t, trick, last)
-        self.trick = []
-        self.led = self.win_card = self.win_seat = -1
-        self.to_move = self.leader = winner  # R5.1
-        if last:
-            self._finish()
 
     def _finish_redeal(self) -> None:
         self.phase = OVER
@@ -677,17 +688,19 @@ def _describe(action: object) -> str:
 
 def _check_hands(hands: tuple[tuple[int, ...], ...]) -> list[int]:
     """The hands as masks, after checking they are a deal of distinct cards (R1.1, R2.3)."""
-    if len(hands) == 4 and all(map(_EIGHT_CARDS.__eq__, map(len, hands))):
-        # The usual deal: four hands of eight ints (not bools) that are the 32 cards between them.
-        # Anything else takes the checks below, which name what is wrong.
-        cards = [*hands[0], *hands[1], *hands[2], *hands[3]]
-        if set(map(type, cards)) == _INT_ONLY and min(cards) >= 0 and max(cards) < NUM_CARDS:
+    if len(hands) == 4:
+        h0, h1, h2, h3 = hands
+        if len(h0) == len(h1) == len(h2) == len(h3) == _EIGHT_CARDS and set(map(type, (*h0, *h1, *h2, *h3))) == _INT_ONLY:
+            # The usual deal: four hands of eight ints (not bools) that are the 32 cards between
+            # them.  Anything else takes the checks below, which name what is wrong.
             b = _CARD_BIT
-            masks = [b[c0] | b[c1] | b[c2] | b[c3] | b[c4] | b[c5] | b[c6] | b[c7]
-                     for c0, c1, c2, c3, c4, c5, c6, c7 in hands]
-            m0, m1, m2, m3 = masks
-            if m0 | m1 | m2 | m3 == FULL_DECK:  # 32 cards in range covering the deck: all distinct
-                return masks
+            try:
+                masks = [b[c0] | b[c1] | b[c2] | b[c3] | b[c4] | b[c5] | b[c6] | b[c7]
+                         for c0, c1, c2, c3, c4, c5, c6, c7 in hands]
+            except KeyError:  # an int that is not a card
+                masks = [0]
+            if len(masks) == 4 and masks[0] | masks[1] | masks[2] | masks[3] == FULL_DECK:
+                return masks  # 32 ints each a card's bit, covering the deck: all distinct
     if len(hands) != 4:
         raise RuleError(f"a deal has four hands, not {len(hands)}", "R1.2")
     masks = []
@@ -714,7 +727,7 @@ def _check_hands(hands: tuple[tuple[int, ...], ...]) -> list[int]:
 
 _EIGHT_CARDS = 8
 _INT_ONLY = {int}
-_CARD_BIT = tuple(1 << c for c in range(NUM_CARDS))
+_CARD_BIT = {c: 1 << c for c in range(NUM_CARDS)}  # the bit of each card; no other key (a KeyError)
 
 
 def _explain_belote(card: int, hand: int, contract: int, led: int) -> str:

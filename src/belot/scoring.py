@@ -160,13 +160,11 @@ def deal_result(
     stake = multiplier
     if valat is not None and rules.has(VALAT_NO_DOUBLE):
         stake = 1  # OPT-VALAT-NO-DOUBLE (R11.4): a valat deal is scored x1 even if doubled
-    s = score_deal(contract, declarer & 1, (totals[0], totals[1]), stake, pot, rules)
-    return DealResult(
-        contract=contract, declarer=declarer, multiplier=multiplier, tricks=tuple(tricks),
-        card_points=cards, declarations=decls, belote=(belote[0], belote[1]), valat=valat,
-        totals=(totals[0], totals[1]), outcome=s.outcome, points=s.points, pot=s.pot,
-        declared=_NONE_DECLARED if not announced and len(declared) == 4 else tuple(map(tuple, declared)),
-        stake=stake,
+    outcome, points, new_pot = _score_deal(contract, declarer & 1, (totals[0], totals[1]), stake, pot, rules)
+    return DealResult(  # the fields in order, not by name: this runs once a deal, and costs less
+        contract, declarer, multiplier, tuple(tricks), cards, decls, (belote[0], belote[1]), valat,
+        (totals[0], totals[1]), outcome, points, new_pot,
+        _NONE_DECLARED if not announced and len(declared) == 4 else tuple(map(tuple, declared)), stake,
     )
 
 
@@ -222,6 +220,12 @@ def score_deal(contract: int, team: int, totals: tuple[int, int], multiplier: in
     >>> score_deal(1, 0, (158, 4), 1, 0).points, score_deal(1, 0, (158, 4), 1, 0, Rules(("OPT-NONZERO",))).points
     ((16, 0), (15, 1))
     """
+    return DealScore(*_score_deal(contract, team, totals, multiplier, pot, rules))
+
+
+def _score_deal(contract: int, team: int, totals: tuple[int, int], multiplier: int, pot: int,
+                rules: Rules) -> tuple[str, tuple[int, int], int]:
+    """`score_deal` as (outcome, points, pot), without building its DealScore."""
     b, d = totals[team], totals[1 - team]
     r = rounding_step(contract, team, totals, multiplier)
     points = [0, 0]
@@ -229,19 +233,19 @@ def score_deal(contract: int, team: int, totals: tuple[int, int], multiplier: in
         if multiplier > 1:  # R11.4: kontra x2, rekontra x4; round first, then multiply
             stake = r * multiplier
             if b == d:
-                return DealScore(HANGING, (0, 0), pot + stake)
+                return HANGING, (0, 0), pot + stake
             winner = team if b > d else 1 - team
             points[winner] = stake + pot
-            return DealScore(MADE if b > d else INSIDE, (points[0], points[1]), 0)
+            return MADE if b > d else INSIDE, (points[0], points[1]), 0
         points[1 - team] = r + pot  # R11.2: everything goes to the defenders
-        return DealScore(INSIDE, (points[0], points[1]), 0)
+        return INSIDE, (points[0], points[1]), 0
     if b > d:  # R11.1
         rb, rd = r[team], r[1 - team]
         if rules.options and NONZERO in rules.options and d > 0 and rd == 0:
             rb, rd = rb - 1, 1  # OPT-NONZERO (R10, R11.1): raw points never round to nothing
         points[team] = rb + pot
         points[1 - team] = rd
-        return DealScore(MADE, (points[0], points[1]), 0)
+        return MADE, (points[0], points[1]), 0
     # R11.3 with R10.4: the defenders' half is written, the contract team's half joins the pot
     points[1 - team] = r[1 - team]
-    return DealScore(HANGING, (points[0], points[1]), pot + r[team])
+    return HANGING, (points[0], points[1]), pot + r[team]

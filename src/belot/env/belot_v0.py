@@ -17,7 +17,8 @@ as in records) instead of a shuffled one.  The house rules are the constructor's
 list of option names (``raw_env(options=["OPT-SURCONTRA"])``, docs/rules.md section 6; not to be
 confused with `reset`'s ``options`` dict); the observation is the same vector under every option
 (docs/encoding.md).  When the episode ends, every agent's ``info`` holds
-``"result"``: the last deal's result as in docs/record-format.md.
+``"result"``: the last deal's result as in docs/record-format.md (one dict, shared by the four
+agents' infos).  Each observation is a fresh pair of arrays: the caller may keep or change them.
 
 Illegal actions (any action whose mask bit is 0, out-of-range ints included): with
 ``illegal_reward=None`` (the default of `raw_env`) `step` raises `belot.errors.RuleError` (a
@@ -48,7 +49,8 @@ from .encoding import DTYPE, OFFSETS, SIZE, IncrementalEncoder
 MODES = ("deal", "match")
 ILLEGAL_REWARD = -100.0  # more than a deal can cost short of a rekontra
 AGENTS = tuple(f"player_{seat}" for seat in range(4))
-_MASK_DTYPE = np.dtype(np.int8)
+_SEAT = {a: seat for seat, a in enumerate(AGENTS)}
+_NO_ACTIONS = np.zeros(NUM_ACTIONS, dtype=np.int8)  # copied, then the legal actions set
 
 
 def env(
@@ -59,10 +61,32 @@ def env(
 
 
 class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's OrderEnforcingWrapper with the per-step calls made directly: the base version
-    reaches `last`, `step`, `agents` and `agent_selection` through layers of ``__getattr__`` and
-    ``super()``, and iterates `agent_iter` with a Python-level ``__next__``; together more than
-    the game's own work.  The checks and refusals are the same."""
+    """PettingZoo's OrderEnforcingWrapper, without a layer of calls at each step.
+
+    Before the first `reset`, `last`, `step`, `agent_iter`, ``agents`` and ``agent_selection`` are
+    refused as in the base class.  After it, `last` and `step` are the raw environment's own bound
+    methods (instance attributes set by `reset`): the base version reaches them through layers of
+    ``__getattr__`` and ``super()``, which cost more than the game's own work.  What the base
+    `step` adds is done by the raw `step` itself: it marks that a step was taken (``_has_updated``,
+    kept on the raw environment, which `agent_iter` checks and clears) and warns, changing nothing,
+    when every agent is done.  The refusals and warnings are the same."""
+
+    def __init__(self, env: raw_env) -> None:
+        self.env = env  # before the base __init__, which sets _has_updated (kept on env)
+        super().__init__(env)
+
+    @property
+    def _has_updated(self) -> bool:  # type: ignore[override]
+        return self.env._stepped  # type: ignore[no-any-return,attr-defined]
+
+    @_has_updated.setter
+    def _has_updated(self, value: bool) -> None:
+        self.env._stepped = value  # type: ignore[attr-defined]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        super().reset(seed=seed, options=options)
+        raw = self.env
+        self.__dict__.update(last=raw.last, step=raw.step)  # the per-step calls, straight to the env
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
@@ -72,12 +96,7 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
     def step(self, action: Any) -> None:
         if not self._has_reset:
             EnvLogger.error_step_before_reset()
-        elif not self.env.agents:
-            self._has_updated = True
-            EnvLogger.warn_step_after_terminated_truncated()
-        else:
-            self._has_updated = True
-            self.env.step(action)
+        self.env.step(action)
 
     def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:  # type: ignore[override]
         """The agent to act, until all are done (or ``max_iter`` turns), refusing a turn that was
@@ -90,8 +109,8 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
         raw = self.env
         while raw.agents and max_iter > 0:
             max_iter -= 1
-            assert self._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
-            self._has_updated = False
+            assert raw._stepped, "need to call step() or reset() in a loop over `agent_iter`"  # type: ignore[attr-defined]
+            raw._stepped = False  # type: ignore[attr-defined]
             yield raw.agent_selection
 
     # The two attributes read at every step of an agent_iter loop, looked up directly instead of
@@ -128,6 +147,7 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
     metadata: ClassVar[dict[str, Any]] = {
         "name": "belot_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False,
     }
+    _skip_agent_selection: str | None  # PettingZoo's, set by the dead steps
 
     def __init__(
         self,
@@ -160,6 +180,8 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
         self._encoder = IncrementalEncoder()
         self.match: Match | None = None
         self.deal: Deal | None = None
+        self._stepped = False  # a step or reset since the wrapper's agent_iter last looked
+        self._done = False  # every agent is terminated (self.terminations all True)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -179,6 +201,8 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
         self.truncations = dict.fromkeys(AGENTS, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
         self._rewarded = False  # whether self.rewards holds a nonzero reward
+        self._done = False
+        self._stepped = True
         options = options or {}
         if self.mode == "match":
             if "hands" in options:
@@ -198,10 +222,14 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
         self.agent_selection = AGENTS[self.deal.to_move]
 
     def step(self, action: Any) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+        self._stepped = True
+        if self._done:
+            if self.agents:
+                self._was_dead_step(action)
+            else:  # as PettingZoo's OrderEnforcingWrapper: a warning, nothing changes
+                EnvLogger.warn_step_after_terminated_truncated()
             return
+        agent = self.agent_selection
         deal = self.deal
         assert deal is not None
         seat = deal.to_move
@@ -230,11 +258,34 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
         if deal.phase == OVER:
             self._close_deal(deal)
             self._accumulate_rewards()
-        if not self.terminations[agent]:
+        if not self._done:
             assert self.deal is not None
             self.agent_selection = AGENTS[self.deal.to_move]
         if self.render_mode == "human":
             self.render()
+
+    def _was_dead_step(self, action: Any) -> None:
+        """PettingZoo's `AECEnv._was_dead_step` (the agent to act leaves the game), in fewer steps
+        for this env, where every agent left is terminated: the next one is the first of them."""
+        if action is not None:
+            raise ValueError("when an agent is dead, the only valid action is None")
+        agent = self.agent_selection
+        for d in (self.terminations, self.truncations, self.rewards, self._cumulative_rewards, self.infos):
+            del d[agent]
+        agents = self.agents
+        agents.remove(agent)
+        if agents:
+            if getattr(self, "_skip_agent_selection", None) is None:
+                self._skip_agent_selection = agent
+            self.agent_selection = agents[0]
+        else:
+            skipped = getattr(self, "_skip_agent_selection", None)
+            if skipped is not None:
+                self.agent_selection = skipped
+            self._skip_agent_selection = None
+        rewards = self.rewards
+        for a in rewards:
+            rewards[a] = 0
 
     def _illegal(self, agent: str, action: Any, error: Exception) -> None:
         self._cumulative_rewards[agent] = 0.0
@@ -243,6 +294,7 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
         self.rewards[agent] = self.illegal_reward
         self._rewarded = True
         self.terminations = {a: True for a in self.agents}
+        self._done = True
         self.infos[agent] = {"illegal": f"{action!r}: {error}"}
         self._accumulate_rewards()
 
@@ -258,8 +310,10 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
             if m is not None:
                 self._encoder.set_match(m.score)
             self.terminations = {a: True for a in self.agents}
+            self._done = True
+            shown = result.to_json()  # one dict, the same for every agent
             for a in self.agents:
-                self.infos[a] = {"result": result.to_json()}
+                self.infos[a] = {"result": shown}
             return
         self.deal = m.current
         assert self.deal is not None
@@ -270,16 +324,25 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_name_mapping[agent]
         deal = self.deal
-        mask = bytearray(NUM_ACTIONS)
-        if deal is not None and deal.to_move == seat and deal.phase != OVER:
+        mask = _NO_ACTIONS.copy()  # a fresh array, as the observation: the caller may keep or change them
+        if deal is not None and deal.to_move == seat and not deal.is_over:
             for a in deal.legal_actions():
                 mask[a] = 1
-        return {"observation": self._encoder.rows[seat].copy(), "action_mask": np.frombuffer(mask, _MASK_DTYPE)}
+        return {"observation": self._encoder.rows[seat].copy(), "action_mask": mask}
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         agent = self.agent_selection
+        obs = None
+        if observe:  # `observe(agent)`, inline: a call less at every step
+            seat = _SEAT[agent]
+            deal = self.deal
+            mask = _NO_ACTIONS.copy()
+            if deal is not None and deal.to_move == seat and not deal.is_over:
+                for a in deal.legal_actions():
+                    mask[a] = 1
+            obs = {"observation": self._encoder.rows[seat].copy(), "action_mask": mask}
         return (
-            self.observe(agent) if observe else None,
+            obs,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],

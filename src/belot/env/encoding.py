@@ -11,6 +11,8 @@ same vector up to date incrementally (belot.env.belot_v0) and a test checks they
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..auction import BID_BASE, KONTRA, NUM_CALLS, PASS, REKONTRA, SURKONTRA
@@ -231,8 +233,8 @@ _CARD_WRITES = tuple(
 _DECL_CARDS = tuple(tuple(d.cards) for d in DECLARATIONS)
 _TO_MOVE_ONES = tuple(_flat([(o, _TO_MOVE + ((s - o) & 3)) for o in range(4)]) for s in range(4))
 # The trick points of team 0 (seats 0 and 2) and of team 1, each observer's own team first
-_TEAM0_POINTS = _flat([(o, _TRICK_POINTS + (o & 1)) for o in range(4)])
-_TEAM1_POINTS = _flat([(o, _TRICK_POINTS + 1 - (o & 1)) for o in range(4)])
+_TEAM0_POINTS = tuple(o * SIZE + _TRICK_POINTS + (o & 1) for o in range(4))
+_TEAM1_POINTS = tuple(o * SIZE + _TRICK_POINTS + 1 - (o & 1) for o in range(4))
 # _WINNER_ONES[k][winner]: trick k won by ``winner``, who is to lead next (none after the last)
 _WINNER_ONES = tuple(
     tuple(
@@ -242,6 +244,9 @@ _WINNER_ONES = tuple(
     )
     for k in range(8)
 )
+# numpy writes an array of values faster than it broadcasts a Python float
+_ONES = {n: np.ones(n, dtype=DTYPE) for n in (4, 8)}
+_WINNER_WRITES = tuple(tuple((index, _ONES[len(index)]) for index in by_winner) for by_winner in _WINNER_ONES)
 
 
 def _switch(base: int, width: int, relative: bool, positions: tuple[int, ...] = ()
@@ -267,6 +272,7 @@ def _switch(base: int, width: int, relative: bool, positions: tuple[int, ...] = 
 
 
 _TO_MOVE_SWITCH = _switch(_TO_MOVE, 4, relative=True)
+_PHASE_SWITCH = _switch(_PHASE, 3, relative=False)
 _PASSES_SWITCH = _switch(_PASSES, 4, relative=False)
 _CONTRACT_SWITCH = _switch(_CONTRACT, 6, relative=False)
 _DECLARER_SWITCH = _switch(_DECLARER, 4, relative=True)
@@ -287,19 +293,6 @@ _LAST_CALL_SWITCH = tuple(
 )
 
 
-def _pass_writes(seat: int, old_call: int, old_passes: int) -> tuple[np.ndarray, np.ndarray]:
-    """A pass by ``seat`` within the auction: its latest call, the passes count and the turn."""
-    new_passes = min(old_passes + 1 if old_passes >= 0 else 1, 3)
-    parts = (_LAST_CALL_SWITCH[seat][old_call + 1][PASS], _PASSES_SWITCH[min(old_passes, 3) + 1][new_passes],
-             _TO_MOVE_SWITCH[seat + 1][(seat + 1) & 3])
-    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
-
-
-# _PASS_WRITES[seat][old call + 1][old passes + 1]
-_PASS_WRITES = tuple(
-    tuple(tuple(_pass_writes(seat, old, p) for p in range(-1, 4)) for old in range(-1, NUM_CALLS))
-    for seat in range(4)
-)
 # _SEAT_ONES[base][seat]: the entries ``base + relative seat`` of the four observers
 _SEAT_ONES: dict[int, tuple[np.ndarray, ...]] = {}
 
@@ -308,6 +301,68 @@ def _seat_ones(base: int) -> tuple[np.ndarray, ...]:
     if base not in _SEAT_ONES:
         _SEAT_ONES[base] = tuple(_flat([(o, base + ((s - o) & 3)) for o in range(4)]) for s in range(4))
     return _SEAT_ONES[base]
+
+
+def _join(parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """Several writes to disjoint entries as one (numpy leaves the order of repeated ones open)."""
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
+def _turn_writes(seat: int, call: int, passes: int, last: int, to_move: int) -> tuple[np.ndarray, np.ndarray]:
+    """What every call by ``seat`` changes: the passes count (``passes`` before it, -1 before any
+    call), the seat's latest call (``last`` before it, -1 when none) and the turn (to ``to_move``,
+    -1 when nobody is to act)."""
+    new_passes = passes + 1 if call == PASS and passes >= 0 else int(call == PASS)
+    parts = [_PASSES_SWITCH[min(passes, 3) + 1][min(new_passes, 3)], _LAST_CALL_SWITCH[seat][last + 1][call]]
+    if to_move >= 0 and to_move != seat:
+        parts.append(_TO_MOVE_SWITCH[seat + 1][to_move])
+    elif to_move < 0:
+        parts.append((_TO_MOVE_ONES[seat], np.zeros(4, dtype=DTYPE)))
+    return _join(parts)
+
+
+def _bid_writes(
+    seat: int, call: int, contract: int, declarer: int, mult: int, new_mult: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """What a call other than a pass changes besides `_turn_writes`: the contract and declarer (a
+    bid), the seat's entry in the bids, kontras or rekontras grid, and the multiplier shown (index
+    ``mult`` before, ``new_mult`` after)."""
+    parts = []
+    if call == KONTRA:  # the kontra slot: surkontra when it left x8 (OPT-SURCONTRA)
+        grid = _KONTRAS
+    elif call == REKONTRA:
+        grid = _REKONTRAS
+    else:
+        grid = _BIDS
+        parts += [_CONTRACT_SWITCH[contract + 1][call - BID_BASE], _DECLARER_SWITCH[declarer + 1][seat]]
+        contract = call - BID_BASE
+    ones = _seat_ones(grid + 4 * contract)[seat]
+    parts.append((ones, _ONES[len(ones)]))
+    if new_mult != mult:
+        parts.append(_MULT_SWITCH[mult + 1][new_mult])
+    return _join(parts)
+
+
+# The writes of the calls met so far, by the arguments of `_turn_writes` and `_bid_writes`: each
+# built once, at its first use (a few hundred of each can be reached)
+_TURN_WRITES: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
+_BID_WRITES: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _first_rows(dealer: int) -> np.ndarray:
+    """The four rows of a deal just dealt by ``dealer``, before the hands are shown, in deal mode
+    (match score 0-0, target 151, no pot, the first deal): copied by `IncrementalEncoder.start`."""
+    x = np.zeros((4, SIZE), dtype=DTYPE)
+    for o, row in enumerate(x):
+        row[_UNSEEN : _UNSEEN + NUM_CARDS] = 1.0
+        row[_PHASE + _PHASE_INDEX[AUCTION]] = 1.0
+        row[_DEALER + _REL[dealer][o]] = 1.0
+        row[_TO_MOVE + _REL[(dealer + 1) & 3][o]] = 1.0  # R3.1: the forehand calls first
+        row[_TARGET] = 151 / SCORE_SCALE
+    return x
+
+
+_FIRST_ROWS = tuple(_first_rows(dealer) for dealer in range(4))
 
 
 class IncrementalEncoder:
@@ -322,8 +377,8 @@ class IncrementalEncoder:
     """
 
     __slots__ = (
-        "contract", "declarer", "flat", "last_calls", "mult", "n_cards", "passes", "rows", "to_move", "trick",
-        "won", "x",
+        "contract", "declarer", "flat", "last_calls", "mult", "mv", "n_cards", "passes", "phase", "rows",
+        "to_move", "trick", "won", "x",
     )
 
     def __init__(self) -> None:
@@ -331,6 +386,7 @@ class IncrementalEncoder:
         self.flat = self.x.reshape(-1)  # a view: writes go to x
         self.rows = [self.x[o] for o in range(4)]
         self.trick = self.x[:, _TRICK : _TRICK + 128]  # a view, cleared when a trick closes
+        self.mv: Any = self.flat.data  # a memoryview of the same memory, for single entries
         self.passes = -1  # consecutive passes since the last other call; -1 before any call
         self.contract = -1
         self.declarer = -1
@@ -339,12 +395,13 @@ class IncrementalEncoder:
         self.won = [0, 0]  # by absolute team
         self.n_cards = 0
         self.to_move = -1
+        self.phase = 0  # index of the phase shown (_PHASE_INDEX)
 
     def start(
         self, deal: Deal, score: tuple[int, int] = (0, 0), target: int = 151, deal_index: int = 0
     ) -> None:
         """A new deal was dealt (nothing applied to it yet)."""
-        self.x.fill(0.0)
+        np.copyto(self.x, _FIRST_ROWS[deal.dealer])
         self.passes = -1
         self.contract = -1
         self.declarer = -1
@@ -352,19 +409,28 @@ class IncrementalEncoder:
         self.last_calls = [-1, -1, -1, -1]
         self.won = [0, 0]
         self.n_cards = 0
-        self.to_move = deal.to_move
-        for o, row in enumerate(self.rows):
-            row[_UNSEEN : _UNSEEN + NUM_CARDS] = 1.0
-            for c in deal.dealt[o][:5]:
-                row[_HAND + c] = 1.0
-                row[_UNSEEN + c] = 0.0
-            row[_PHASE] = 1.0
-            row[_DEALER + _REL[deal.dealer][o]] = 1.0
-            row[_TO_MOVE + _REL[deal.to_move][o]] = 1.0
-            row[_TARGET] = target / SCORE_SCALE
-            row[_POT] = deal.pot / SCORE_SCALE
-            row[_DEAL_INDEX] = deal_index / DEAL_SCALE
-        self.set_match(score)
+        self.to_move = (deal.dealer + 1) & 3
+        self.phase = 0
+        self._show(deal.dealt, 0, 5)  # R2.3: five cards each until the auction ends
+        if target != 151 or deal.pot or deal_index:
+            for row in self.rows:
+                row[_TARGET] = target / SCORE_SCALE
+                row[_POT] = deal.pot / SCORE_SCALE
+                row[_DEAL_INDEX] = deal_index / DEAL_SCALE
+        if score[0] or score[1]:
+            self.set_match(score)
+        self._set_to_move(deal.to_move)  # the forehand's, as in the rows copied
+
+    def _show(self, dealt: tuple[tuple[int, ...], ...], first: int, stop: int) -> None:
+        """Cards ``first:stop`` of each seat's dealt cards join its hand and leave its unseen cards
+        (a few scattered entries: written through a memoryview, which costs less than numpy's
+        item assignment)."""
+        mv = self.mv
+        for o in range(4):
+            hand, unseen = o * SIZE + _HAND, o * SIZE + _UNSEEN
+            for c in dealt[o][first:stop]:
+                mv[hand + c] = 1.0
+                mv[unseen + c] = 0.0
 
     def set_match(self, score: tuple[int, int] | list[int]) -> None:
         """The match score changed (the last deal of a match was scored)."""
@@ -379,7 +445,8 @@ class IncrementalEncoder:
             n = self.n_cards
             self.n_cards = n + 1
             index, values = _CARD_WRITES[n << 7 | seat << 5 | card]
-            self.flat[index] = values
+            flat = self.flat
+            flat[index] = values
             if action >= BELOTE_BASE:
                 rel = _REL[seat]
                 for o in range(4):
@@ -391,10 +458,13 @@ class IncrementalEncoder:
             winner = deal.trick_winners[-1]
             won = self.won = deal.team_points  # the core's count of the trick (R6), read not redone
             self.trick.fill(0.0)
-            self.flat[_WINNER_ONES[k][winner]] = 1.0  # the winner, and the winner to lead (R5.1)
-            flat = self.flat
-            flat[_TEAM0_POINTS] = won[0] / POINT_SCALE
-            flat[_TEAM1_POINTS] = won[1] / POINT_SCALE
+            index, values = _WINNER_WRITES[k][winner]  # the winner, and the winner to lead (R5.1)
+            flat[index] = values
+            mv, p0, p1 = self.mv, won[0] / POINT_SCALE, won[1] / POINT_SCALE
+            for i in _TEAM0_POINTS:
+                mv[i] = p0
+            for i in _TEAM1_POINTS:
+                mv[i] = p1
             if k == 7:
                 self._phase(2)
                 self.to_move = -1
@@ -412,7 +482,8 @@ class IncrementalEncoder:
             own = rows[seat]
             for c in _DECL_CARDS[i]:
                 own[_OWN + c] = 1.0
-        self._set_to_move(deal.to_move)
+        if deal.to_move != self.to_move:
+            self._set_to_move(deal.to_move)
 
     def _set_to_move(self, to_move: int) -> None:
         if to_move == self.to_move:
@@ -425,53 +496,42 @@ class IncrementalEncoder:
         self.to_move = to_move
 
     def _phase(self, index: int) -> None:
-        self.x[:, _PHASE : _PHASE + 3] = 0.0
-        self.x[:, _PHASE + index] = 1.0
+        if index != self.phase:
+            i, values = _PHASE_SWITCH[self.phase + 1][index]
+            self.flat[i] = values
+            self.phase = index
 
     def _call(self, deal: Deal, seat: int, call: int) -> None:
         flat = self.flat
-        if call == PASS and deal.phase == AUCTION:  # the common call: one write, the turn included
-            index, values = _PASS_WRITES[seat][self.last_calls[seat] + 1][min(self.passes, 3) + 1]
-            flat[index] = values
-            self.passes = self.passes + 1 if self.passes >= 0 else 1
-            self.last_calls[seat] = PASS
-            self.to_move = (seat + 1) & 3
-            return
-        passes = self.passes + 1 if call == PASS and self.passes >= 0 else int(call == PASS)
-        index, values = _PASSES_SWITCH[min(self.passes, 3) + 1][min(passes, 3)]
-        flat[index] = values
-        self.passes = passes
-        index, values = _LAST_CALL_SWITCH[seat][self.last_calls[seat] + 1][call]
-        flat[index] = values
+        to_move = deal.to_move
+        key = (seat, call, self.passes, self.last_calls[seat], to_move)
+        write = _TURN_WRITES.get(key)
+        if write is None:
+            write = _TURN_WRITES[key] = _turn_writes(*key)
+        flat[write[0]] = write[1]
+        self.passes = self.passes + 1 if call == PASS and self.passes >= 0 else int(call == PASS)
         self.last_calls[seat] = call
+        self.to_move = to_move
         if call != PASS:
             if call == KONTRA:  # the kontra slot: surkontra when it left x8 (OPT-SURCONTRA)
-                grid, mult = _KONTRAS, (1 if deal.auction.multiplier == 2 else 3)
+                mult = 1 if deal.auction.multiplier == 2 else 3
             elif call == REKONTRA:
-                grid, mult = _REKONTRAS, 2
+                mult = 2
             else:
-                grid, mult = _BIDS, 0
-                contract = call - BID_BASE
-                index, values = _CONTRACT_SWITCH[self.contract + 1][contract]
-                flat[index] = values
-                index, values = _DECLARER_SWITCH[self.declarer + 1][seat]
-                flat[index] = values
-                self.contract, self.declarer = contract, seat
-            flat[_seat_ones(grid + 4 * self.contract)[seat]] = 1.0
-            if mult != self.mult:
-                index, values = _MULT_SWITCH[self.mult + 1][mult]
-                flat[index] = values
-                self.mult = mult
+                mult = 0
+            bid = (seat, call, self.contract, self.declarer, self.mult, mult)
+            write = _BID_WRITES.get(bid)
+            if write is None:
+                write = _BID_WRITES[bid] = _bid_writes(*bid)
+            flat[write[0]] = write[1]
+            self.mult = mult
+            if KONTRA != call != REKONTRA:
+                self.contract, self.declarer = call - BID_BASE, seat
         if deal.phase != AUCTION:
             # The auction is over: the last three cards are dealt (R2.3) when there is a contract;
             # when all passed they never are, and the view keeps the first five.
             if deal.phase == PLAY:
-                for o in range(4):
-                    row = self.rows[o]
-                    for c in deal.dealt[o][5:]:
-                        row[_HAND + c] = 1.0
-                        row[_UNSEEN + c] = 0.0
-            if deal.phase == PLAY:
+                self._show(deal.dealt, 5, 8)
                 self._phase(1)
             else:
                 self._phase(2)
