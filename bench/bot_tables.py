@@ -35,23 +35,7 @@ from pathlib import Path
 
 import httpx
 import websockets
-
-LIMITS = ["--ws-per-address", "100000", "--tables-per-minute", "100000", "--waiting-per-address", "100000",
-          "--max-bot-tables", "100000"]
-
-
-def start_server(db: Path, args: argparse.Namespace, log: Path) -> tuple[subprocess.Popen[str], str]:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "belot", "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(db), "--bots",
-         args.bots, "--bot-delay", str(args.bot_delay), "--bot-budget", str(args.bot_budget), "--log-level", "warning",
-         *LIMITS, *args.serve_args.split()],
-        stdout=subprocess.PIPE, stderr=log.open("w"), text=True)
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    if not line.startswith("belot serve: http://"):
-        proc.kill()
-        raise SystemExit(f"bot_tables: the server did not start: {log.read_text()[-2000:]}")
-    return proc, line.split()[2].rstrip("/")
+from server_load import start_server  # bench/server_load.py
 
 
 async def person(url: str, table_id: str, token: str, rng: random.Random, think: float, bot_delay: float,
@@ -143,7 +127,9 @@ def main() -> None:
             best = 0
             for n in (int(x) for x in args.tables.split(",")):
                 log = Path(tmp) / f"serve-{n}.log"
-                proc, url = start_server(Path(tmp) / f"bots-{n}.sqlite3", args, log)
+                proc, url = start_server(Path(tmp) / f"bots-{n}.sqlite3", "warning", args.bot_delay,
+                                         ["--bots", args.bots, "--bot-budget", str(args.bot_budget),
+                                          *args.serve_args.split()], log)
                 try:
                     lat = asyncio.run(measure(url, n, args))
                 finally:

@@ -45,19 +45,22 @@ def cpu_seconds(pid: int) -> float:
         return 0.0
 
 
-def start_server(db: Path, log_level: str, bot_delay: float, extra: list[str]) -> tuple[subprocess.Popen[str], str]:
+def start_server(db: Path, log_level: str, bot_delay: float, extra: list[str],
+                 log: Path | None = None) -> tuple[subprocess.Popen[str], str]:
+    """`belot serve` on ``db`` and a free port, its (process, URL); ``log``: where its stderr goes."""
     # One client address drives every table: the per-address limits of a public server are lifted.
     proc = subprocess.Popen(
         [sys.executable, "-m", "belot", "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(db),
          "--bot-delay", str(bot_delay), "--log-level", log_level, "--ws-per-address", "100000",
          "--tables-per-minute", "100000", "--waiting-per-address", "100000", "--max-bot-tables", "100000", *extra],
-        stdout=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE, stderr=None if log is None else log.open("w"), text=True,
     )
     assert proc.stdout is not None
     line = proc.stdout.readline()
     if not line.startswith("belot serve: http://"):
         proc.kill()
-        raise SystemExit(f"server_load: the server did not start ({line.strip()!r})")
+        said = log.read_text()[-2000:] if log is not None else ""
+        raise SystemExit(f"the server did not start ({line.strip()!r}) {said}")
     return proc, line.split()[2].rstrip("/")
 
 

@@ -607,8 +607,20 @@ class ScriptedTable:
         return page
 
 
+def settled_box(page: Page, selector: str) -> dict[str, float] | None:
+    """The element's box.  The page redraws a view by replacing its elements, so a redraw between
+    finding the element and measuring it leaves a detached element with no box: measure again,
+    for up to 2 s, before taking it for hidden."""
+    for _ in range(40):
+        box = page.locator(selector).first.bounding_box()
+        if box is not None:
+            return dict(box)
+        page.wait_for_timeout(50)
+    return None
+
+
 def inside_viewport(page: Page, selector: str) -> None:
-    box = page.locator(selector).first.bounding_box()
+    box = settled_box(page, selector)
     vp = page.viewport_size
     assert box is not None and vp is not None, selector
     assert box["x"] >= -0.5 and box["y"] >= -0.5, (selector, box)
