@@ -200,8 +200,13 @@ def create_table(
     page: Page, server: Server, seats: tuple[str, str, str] | None = None, name: str = "Ayşe", target: int = 151
 ) -> str:
     page.goto(server.url + "/")
-    page.fill("#name", name)
-    page.fill("#target", str(target))
+    for field, value in (("#name", name), ("#target", str(target))):
+        # The lobby renders again when its lists arrive; a fill that raced it is done again.
+        for _ in range(5):
+            page.fill(field, value)
+            if page.input_value(field) == value:
+                break
+        assert page.input_value(field) == value, field
     if seats:
         for i, value in enumerate(seats, start=1):
             page.select_option(f"#seat{i}", value)

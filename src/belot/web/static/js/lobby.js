@@ -121,6 +121,12 @@ export function showLobby(main) {
 
   function render() {
     if (!choice) choice = [null, bots.default, bots.default, bots.default];
+    // The lobby renders again when its lists arrive: whoever is typing in the form keeps the focus
+    // and the caret (else the next keys went nowhere).
+    const active = document.activeElement;
+    const typing = active && active.id && main.contains(active) ? active.id : null;
+    let caret = null;
+    try { caret = typing ? [active.selectionStart, active.selectionEnd] : null; } catch (e) { caret = null; }
     main.innerHTML = `<div class="lobby">
       ${mine.length ? `<section class="box" aria-labelledby="mine-h">
         <h2 id="mine-h">${esc(t("web.lobby.my_tables"))}</h2>
@@ -156,6 +162,11 @@ export function showLobby(main) {
                           : `<p class="muted">${esc(t("web.lobby.no_finished"))}</p>`}
       </section></div>`;
 
+    const again = typing ? main.querySelector(`#${CSS.escape(typing)}`) : null;
+    if (again) {
+      again.focus();
+      try { if (caret && caret[0] !== null) again.setSelectionRange(caret[0], caret[1]); } catch (e) { /* no caret */ }
+    }
     const nameInput = main.querySelector("#name");
     // "input", not only "change": the lobby renders again when its lists arrive, and keeps what was typed.
     if (nameInput) nameInput.addEventListener("input", () => localStorage.setItem(NAME_KEY, nameInput.value.trim()));
