@@ -103,59 +103,89 @@ def played_without_a_kill(table: str, seed: int, seats: list[str]) -> Match:
     return match
 
 
+class Person:
+    """A person at seat 0 of a table, over a websocket through the proxy, making the scripted
+    choices; remembers every action the server acknowledged (a state past it arrived)."""
+
+    def __init__(self, url: str, table: str, token: str) -> None:
+        self.ws_url = f"{url.replace('http', 'ws')}/api/tables/{table}/ws?token={token}"
+        self.table = table
+        self.acknowledged: dict[int, Any] = {}  # seq -> the action the person was told was played
+        self.pending: dict[int, Any] = {}  # sent, not yet seen played
+
+    def turn(self, m: dict[str, Any], ws: Any) -> bool:
+        """Read one message; act when it is the person's turn.  True when the match is over."""
+        if m["type"] == "error":
+            self.pending.clear()
+            return False
+        if m["type"] != "state":
+            return False
+        for k in [k for k in self.pending if k < m["seq"]]:
+            self.acknowledged[k] = self.pending.pop(k)
+        if m["view"]["winner"] is not None:
+            return True
+        if m["view"]["to_move"] == 0 and m["view"]["legal"] and m["seq"] not in self.pending \
+                and m["table"]["status"] == "playing":
+            choice = person(self.table, m["seq"], [action_from_json(a) for a in m["view"]["legal"]])
+            self.pending[m["seq"]] = action_to_json(choice)
+            ws.send(json.dumps({"type": "action", "action": self.pending[m["seq"]], "seq": m["seq"]}))
+        return False
+
+    def play(self, until_acknowledged: int | None = None, timeout: float = 60) -> None:
+        """Play (reconnecting through the proxy when a worker goes away) until that many actions
+        are acknowledged, or to the end of the match."""
+        import websockets.sync.client as ws_client
+        from websockets.exceptions import WebSocketException
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                with ws_client.connect(self.ws_url, open_timeout=5) as ws:
+                    while True:
+                        if self.turn(json.loads(ws.recv(timeout=15)), ws):
+                            return
+                        if until_acknowledged is not None and len(self.acknowledged) >= until_acknowledged:
+                            return
+            except (OSError, TimeoutError, WebSocketException):
+                time.sleep(0.3)
+        raise AssertionError(f"the person at table {self.table} did not get there")
+
+
 @pytest.mark.slow
 def test_owner_killed_mid_deal_its_tables_finish_on_the_other_worker(tmp_path: Path) -> None:
-    """Two workers behind haproxy; tables of a person (over a websocket through the proxy) and of
-    bots on both; the owner of the person's table is SIGKILLed mid-deal.  Every table finishes on
-    the other worker with the very game it plays without a kill: same hands, same actions."""
-    import websockets.sync.client as ws_client
-    from websockets.exceptions import WebSocketException
-
+    """Two workers behind haproxy; tables on both, two played by a person each over a websocket
+    through the proxy, the others by bots; the owner of the first person's table is SIGKILLed
+    mid-deal.  Every table finishes on the other worker with the very game it plays without a
+    kill: the same hands, the same actions, the same score."""
     db = pg.cluster().new_database()
     storage = Storage(db)
     workers = [start_server(db, "--worker", "--bot-delay", "0.05") for _ in range(2)]
     procs = [p for p, _ in workers]
     proxy, url = start_haproxy([u for _, u in workers], tmp_path)
-    acknowledged: dict[int, Any] = {}  # seq -> the action a human was told was played
-    pending: dict[int, Any] = {}  # sent, not yet seen played
-
-    def turn(m: dict[str, Any], ws: Any) -> None:
-        """Read one message of the human's socket; act when it is the human's turn."""
-        if m["type"] == "error":
-            pending.clear()
-            return
-        if m["type"] != "state":
-            return
-        for k in [k for k in pending if k < m["seq"]]:
-            acknowledged[k] = pending.pop(k)
-        if m["view"]["to_move"] == 0 and m["view"]["legal"] and m["view"]["winner"] is None \
-                and m["seq"] not in pending and m["table"]["status"] == "playing":
-            choice = person(human, m["seq"], [action_from_json(a) for a in m["view"]["legal"]])
-            pending[m["seq"]] = action_to_json(choice)
-            ws.send(json.dumps({"type": "action", "action": pending[m["seq"]], "seq": m["seq"]}))
-
     seats: dict[str, list[str]] = {}
+    people: list[Person] = []
     try:
         with httpx.Client(base_url=url, timeout=10) as http:
             # Created round-robin: the tables are spread over both workers.
-            for i in range(4):
-                kinds = [BOTS[(i + s) % 2] for s in range(4)]
-                seats[http.post("/api/tables", json={"seats": kinds, "target": 41}).json()["table"]["id"]] = kinds
-            kinds = ["human", "bot:random", "bot:heuristic", "bot:random"]
-            r = http.post("/api/tables", json={"seats": kinds, "target": 41, "seat": 0})
-            human, token = r.json()["table"]["id"], r.json()["token"]
-            seats[human] = kinds
-            # The human plays over the websocket through the proxy until some actions are in.
-            with ws_client.connect(f"{url.replace('http', 'ws')}/api/tables/{human}/ws?token={token}") as ws:
-                while len(acknowledged) < 6:
-                    turn(json.loads(ws.recv(timeout=10)), ws)
+            for i in range(6):
+                if i < 4:
+                    kinds = [BOTS[(i + s) % 2] for s in range(4)]
+                    seats[http.post("/api/tables", json={"seats": kinds, "target": 41}).json()["table"]["id"]] = kinds
+                    continue
+                kinds = ["human", "bot:random", "bot:heuristic", "bot:random"]
+                r = http.post("/api/tables", json={"seats": kinds, "target": 41, "seat": 0})
+                seats[r.json()["table"]["id"]] = kinds
+                people.append(Person(url, r.json()["table"]["id"], r.json()["token"]))
+            # The people play over their websockets through the proxy until some actions are in.
+            for p in people:
+                p.play(until_acknowledged=6)
             ids = list(seats)
             owners = {t: storage.owner_of(t) for t in ids}
             assert all(o is not None for o in owners.values())
             before = {t: storage.load(t) for t in ids}
             assert all(s is not None and s.status == "playing" for s in before.values())
-            # Kill the human table's owner mid-deal.
-            victim_url = owners[human][1]  # type: ignore[index]
+            # Kill the first person's table's owner mid-deal.
+            victim_url = owners[people[0].table][1]  # type: ignore[index]
             victim = next(p for p, u in workers if u == victim_url)
             orphaned = [t for t, o in owners.items() if o is not None and o[1] == victim_url]
             killed_at = time.monotonic()
@@ -168,22 +198,9 @@ def test_owner_killed_mid_deal_its_tables_finish_on_the_other_worker(tmp_path: P
                         break
                     assert time.monotonic() - killed_at < 10, "no worker took the tables over within 10 s"
                     time.sleep(0.1)
-            # The human reconnects through the proxy and plays to the end.
-            deadline = time.monotonic() + 60
-            final = None
-            while final is None and time.monotonic() < deadline:
-                try:
-                    with ws_client.connect(f"{url.replace('http', 'ws')}/api/tables/{human}/ws?token={token}",
-                                           open_timeout=5) as ws:
-                        while True:
-                            m = json.loads(ws.recv(timeout=15))
-                            turn(m, ws)
-                            if m["type"] == "state" and m["view"]["winner"] is not None:
-                                final = m
-                                break
-                except (OSError, TimeoutError, WebSocketException):
-                    time.sleep(0.3)
-            assert final is not None, "the human table did not finish"
+            # The people reconnect through the proxy and play to the end.
+            for p in people:
+                p.play()
             for t in ids:
                 deadline = time.monotonic() + 60
                 while True:
@@ -202,7 +219,7 @@ def test_owner_killed_mid_deal_its_tables_finish_on_the_other_worker(tmp_path: P
         after = storage.load(t)
         stored_before = before[t]
         assert after is not None and stored_before is not None and after.status == "finished"
-        # Nothing stored before the kill is lost, changed or repeated; the record replays to the end.
+        # Nothing stored before the kill is lost, changed or repeated.
         assert after.moves[: len(stored_before.moves)] == stored_before.moves
         # The record equals the same seeded game played without the kill: the same hands, every
         # action the same (by the same seat, a bot's or the person's), the same score.
@@ -214,10 +231,12 @@ def test_owner_killed_mid_deal_its_tables_finish_on_the_other_worker(tmp_path: P
         played = replay(records[t])
         assert [d.actions for d in played.deals] == [d.actions for d in same.deals]
         assert played.score == same.score and played.is_over
-    # Every action the human was told was played is in the record, at its seq, once.
-    moves = storage.load(human).moves  # type: ignore[union-attr]
-    for seq, action in acknowledged.items():
-        assert moves[seq][0] == 0 and action_of(moves[seq][1]) == action_from_json(action)
+    # Every action a person was told was played is in the record, at its seq, once.
+    for p in people:
+        moves = storage.load(p.table).moves  # type: ignore[union-attr]
+        assert len(p.acknowledged) >= 6
+        for seq, action in p.acknowledged.items():
+            assert moves[seq][0] == 0 and action_of(moves[seq][1]) == action_from_json(action)
     storage.close()
 
 
@@ -293,3 +312,26 @@ def test_a_worker_that_lost_a_table_cannot_write_into_its_history() -> None:
     finally:
         a.close()
         b.close()
+
+
+def test_serve_without_a_database_argument_runs_on_sqlite_in_the_user_data_folder(tmp_path: Path) -> None:
+    """The embedded default: `belot serve` needs no database server (only a free port here)."""
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
+    proc = subprocess.Popen([sys.executable, "-m", "belot", "serve", "--port", "0"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("belot serve: http://"), line
+        url = line.split()[2].rstrip("/")
+        r = httpx.post(url + "/api/tables", json={"seats": ["human", "bot:random", "bot:random", "bot:random"],
+                                                  "seat": 0, "name": "Ayşe"}, timeout=10)
+        assert r.status_code == 201, r.text
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+    stored = Storage(f"sqlite:///{tmp_path / 'belot' / 'belot.sqlite3'}")
+    try:
+        assert stored.load(r.json()["table"]["id"]) is not None
+    finally:
+        stored.close()
