@@ -253,10 +253,8 @@ class Deal:
         phase = self.phase
         if phase == PLAY:
             legal = self._legal
-            if legal < 0:  # `_legal_cards`, inline: once per state, at the first look
-                seat, ws = self.to_move, self.win_seat
-                legal = self._legal = legal_cards(
-                    self.hands[seat], self.table, self.led, self.win_card, ws >= 0 and (ws ^ seat) & 1 == 0)
+            if legal < 0:
+                legal = self._legal_cards()
             out = [*_CARDS_LOW[legal & 0x7FF], *_CARDS_MID[legal >> 11 & 0x7FF], *_CARDS_HIGH[legal >> 22]]
             if self._kq[self.to_move]:
                 belote = self._belote_cards(legal)
@@ -303,56 +301,11 @@ class Deal:
         An action is accepted only if it is in the legal set this state computes (`is_legal`);
         anything else raises RuleError with the reason and the rule that forbids it.
         """
-        if self.phase == PLAY and type(action) is int and 0 <= action < CALL_BASE:
-            # A card played, or played with belote announced: `is_legal`'s test, then the card
-            # goes to the trick (R5) (written here, not in a method: one call less for each card)
-            seat = self.to_move
-            legal = self._legal
-            if legal < 0:
-                legal = self._legal_cards()
-            if action < BELOTE_BASE:
-                card = action
-                if not legal >> card & 1:
-                    raise self._refusal(action)
-            else:
-                card = action - BELOTE_BASE
-                if not self._belote_cards(legal) >> card & 1:
-                    raise self._refusal(action)
-                self.belotes.append((seat, card))
-            self.actions.append(action)
-            self.actors.append(seat)
-            self.hands[seat] ^= 1 << card  # legal cards are in the hand
-            self._legal = -1
-            trick = self.trick
-            trick.append(card)
-            n = len(trick)
-            if n == 1:
-                self.led = card >> 3
-                self.win_card = card
-                self.win_seat = seat
-                self.to_move = (seat + 1) & 3
-                return
-            t = self.table
-            if t.beaten_by[self.win_card] >> card & 1:  # R5.6, as play.beats
-                self.win_card = card
-                self.win_seat = seat
-            if n < 4:
-                self.to_move = (seat + 1) & 3
-                return
-            winner = self.win_seat
-            winners = self.trick_winners
-            winners.append(winner)
-            last = len(winners) == 8
-            self.team_points[winner & 1] += trick_points(t, trick, last)
-            self.trick = []
-            self.led = self.win_card = self.win_seat = -1
-            self.to_move = self.leader = winner  # R5.1
-            if last:
-                self._finish()
-            return
         if not self.is_legal(action):
             raise self._refusal(action)
-        if action < DECLARE_BASE:
+        if action < CALL_BASE:
+            self._play(action)
+        elif action < DECLARE_BASE:
             self._call(action - CALL_BASE)
         else:
             self._declare(action - DECLARE_BASE)
@@ -387,9 +340,7 @@ class Deal:
         dealt = self._kq[self.to_move]  # the pairs of trumps dealt to the seat, 0 in NT
         if not dealt:
             return 0
-        hand = self.hands[self.to_move]
-        q = hand & (hand >> (KING - QUEEN)) & _QUEENS  # `_kq_pairs(hand)`, inline
-        whole = (q | q << (KING - QUEEN)) & dealt
+        whole = _kq_pairs(self.hands[self.to_move]) & dealt
         if self.led >= 0 and self.table.contract == AT:
             whole &= SUIT_MASKS[self.led]
         return legal & whole
@@ -484,6 +435,46 @@ class Deal:
         self.actions.append(DECLARE_BASE + i)
         self.actors.append(seat)
 
+
+    def _play(self, action: int) -> None:
+        """A legal card played, with belote announced when ``action`` is past BELOTE_BASE: it goes
+        to the trick (R5), and the trick is scored when it is full (R5.6, R6)."""
+        seat = self.to_move
+        if action < BELOTE_BASE:
+            card = action
+        else:
+            card = action - BELOTE_BASE
+            self.belotes.append((seat, card))
+        self.actions.append(action)
+        self.actors.append(seat)
+        self.hands[seat] ^= 1 << card  # legal cards are in the hand
+        self._legal = -1
+        trick = self.trick
+        trick.append(card)
+        n = len(trick)
+        if n == 1:
+            self.led = card >> 3
+            self.win_card = card
+            self.win_seat = seat
+            self.to_move = (seat + 1) & 3
+            return
+        t = self.table
+        if t.beaten_by[self.win_card] >> card & 1:  # R5.6, as play.beats
+            self.win_card = card
+            self.win_seat = seat
+        if n < 4:
+            self.to_move = (seat + 1) & 3
+            return
+        winner = self.win_seat
+        winners = self.trick_winners
+        winners.append(winner)
+        last = len(winners) == 8
+        self.team_points[winner & 1] += trick_points(t, trick, last)
+        self.trick = []
+        self.led = self.win_card = self.win_seat = -1
+        self.to_move = self.leader = winner  # R5.1
+        if last:
+            self._finish()
 
     def _finish_redeal(self) -> None:
         self.phase = OVER

@@ -49,7 +49,6 @@ from .encoding import DTYPE, OFFSETS, SIZE, IncrementalEncoder
 MODES = ("deal", "match")
 ILLEGAL_REWARD = -100.0  # more than a deal can cost short of a rekontra
 AGENTS = tuple(f"player_{seat}" for seat in range(4))
-_SEAT = {a: seat for seat, a in enumerate(AGENTS)}
 _NO_ACTIONS = np.zeros(NUM_ACTIONS, dtype=np.int8)  # copied, then the legal actions set
 
 
@@ -147,7 +146,6 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
     metadata: ClassVar[dict[str, Any]] = {
         "name": "belot_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False,
     }
-    _skip_agent_selection: str | None  # PettingZoo's, set by the dead steps
 
     def __init__(
         self,
@@ -264,29 +262,6 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
         if self.render_mode == "human":
             self.render()
 
-    def _was_dead_step(self, action: Any) -> None:
-        """PettingZoo's `AECEnv._was_dead_step` (the agent to act leaves the game), in fewer steps
-        for this env, where every agent left is terminated: the next one is the first of them."""
-        if action is not None:
-            raise ValueError("when an agent is dead, the only valid action is None")
-        agent = self.agent_selection
-        for d in (self.terminations, self.truncations, self.rewards, self._cumulative_rewards, self.infos):
-            del d[agent]
-        agents = self.agents
-        agents.remove(agent)
-        if agents:
-            if getattr(self, "_skip_agent_selection", None) is None:
-                self._skip_agent_selection = agent
-            self.agent_selection = agents[0]
-        else:
-            skipped = getattr(self, "_skip_agent_selection", None)
-            if skipped is not None:
-                self.agent_selection = skipped
-            self._skip_agent_selection = None
-        rewards = self.rewards
-        for a in rewards:
-            rewards[a] = 0
-
     def _illegal(self, agent: str, action: Any, error: Exception) -> None:
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
@@ -332,15 +307,7 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         agent = self.agent_selection
-        obs = None
-        if observe:  # `observe(agent)`, inline: a call less at every step
-            seat = _SEAT[agent]
-            deal = self.deal
-            mask = _NO_ACTIONS.copy()
-            if deal is not None and deal.to_move == seat and not deal.is_over:
-                for a in deal.legal_actions():
-                    mask[a] = 1
-            obs = {"observation": self._encoder.rows[seat].copy(), "action_mask": mask}
+        obs = self.observe(agent) if observe else None
         return (
             obs,
             self._cumulative_rewards[agent],
