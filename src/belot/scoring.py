@@ -48,7 +48,7 @@ def trick_points(t: ContractTable, cards: Sequence[int], last: bool) -> int:
     return total + LAST_TRICK_BONUS if last else total
 
 
-_ODD = (1).__and__  # seat -> its team
+_TEAM_SEATS = (frozenset((0, 2)), frozenset((1, 3)))  # the seats of each team
 _NONE_DECLARED: tuple[tuple[int, ...], ...] = ((), (), (), ())
 
 
@@ -60,8 +60,8 @@ def valat_team(trick_winners: Sequence[int]) -> int | None:
     """
     if len(trick_winners) != 8:
         return None
-    teams = sum(map(_ODD, trick_winners))
-    return 1 if teams == 8 else 0 if teams == 0 else None
+    seats = set(trick_winners)
+    return 0 if seats <= _TEAM_SEATS[0] else 1 if seats <= _TEAM_SEATS[1] else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,6 +50,9 @@ MODES = ("deal", "match")
 ILLEGAL_REWARD = -100.0  # more than a deal can cost short of a rekontra
 AGENTS = tuple(f"player_{seat}" for seat in range(4))
 _NO_ACTIONS = np.zeros(NUM_ACTIONS, dtype=np.int8)  # copied, then the legal actions set
+# The rewards and flags of every agent at a reset, copied (a dict's copy costs less than building it)
+_ZEROS: dict[str, float] = dict.fromkeys(AGENTS, 0.0)
+_FALSES: dict[str, bool] = dict.fromkeys(AGENTS, False)
 
 
 def env(
@@ -193,11 +196,11 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
         if seed is not None:
             self._rng = random.Random(seed)
         self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(AGENTS, 0.0)
-        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
-        self.terminations = dict.fromkeys(AGENTS, False)
-        self.truncations = dict.fromkeys(AGENTS, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
+        self.rewards = _ZEROS.copy()
+        self._cumulative_rewards = _ZEROS.copy()
+        self.terminations = _FALSES.copy()
+        self.truncations = _FALSES.copy()
+        self.infos: dict[str, dict[str, Any]] = {AGENTS[0]: {}, AGENTS[1]: {}, AGENTS[2]: {}, AGENTS[3]: {}}
         self._rewarded = False  # whether self.rewards holds a nonzero reward
         self._done = False
         self._stepped = True
