@@ -455,18 +455,19 @@ class IncrementalEncoder:
     def update(self, deal: Deal, seat: int, action: int) -> None:
         """``seat`` just applied ``action`` to ``deal``."""
         if action < CALL_BASE:
-            card = action & 31
+            card = action if action < BELOTE_BASE else action - BELOTE_BASE
             n = self.n_cards
             self.n_cards = n + 1
-            index, values = _CARD_WRITES[n << 7 | seat << 5 | card]
+            # n << 7 | seat << 5 | card, in the arithmetic CPython specializes (not its bitwise operators)
+            index, values = _CARD_WRITES[n * 128 + seat * 32 + card]
             flat = self.flat
             flat[index] = values
             if action >= BELOTE_BASE:
                 rel = _REL[seat]
                 for o in range(4):
                     self.rows[o][_BELOTES + 4 * rel[o] + (card >> 3)] = 1.0
-            if n & 3 != 3:
-                self.to_move = (seat + 1) & 3  # written above
+            if deal.trick:  # the trick goes on
+                self.to_move = deal.to_move  # written above
                 return
             k = n >> 2
             winner = deal.trick_winners[-1]
