@@ -218,9 +218,10 @@ class Deal:
         self.hands = _check_hands(self.dealt)
         self.pot = pot
         self.phase = AUCTION
-        self.auction = Auction((dealer + 1) & 3, surcontra=SURCONTRA in self.rules.options)
+        forehand = _NEXT_SEAT[dealer]
+        self.auction = Auction(forehand, SURCONTRA in self.rules.options)
         self.table = TABLES[0]
-        self.to_move = (dealer + 1) & 3  # R3.1: the forehand calls first
+        self.to_move = forehand  # R3.1: the forehand calls first
         self.trick: list[int] = []
         self.leader = -1
         self.led = -1
