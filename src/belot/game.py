@@ -68,6 +68,7 @@ _CARDS_LOW, _CARDS_MID, _CARDS_HIGH = _SLICE_CARDS  # the cards of each 11-bit s
 _KQ = tuple((0b11 << (8 * s + QUEEN)) for s in range(4))  # queen and king of each suit
 _QUEENS = sum(1 << (8 * s + QUEEN) for s in range(4))
 _NEXT_SEAT = (1, 2, 3, 0)  # the seat to the right, who acts next: (seat + 1) & 3 in one look-up
+_PARTNER = (2, 3, 0, 1)  # seat ^ 2
 
 
 def _kq_pairs(hand: int) -> int:
@@ -345,7 +346,7 @@ class Deal:
         # the seat to move has not played to the trick: the card winning it is its partner's or
         # an opponent's (or none yet)
         legal = self._legal = legal_cards(
-            self.hands[seat], self.table, self.led, self.win_card, self.win_seat == seat ^ 2)
+            self.hands[seat], self.table, self.led, self.win_card, self.win_seat == _PARTNER[seat])
         return legal
 
     def _belote_cards(self, legal: int) -> int:
@@ -410,7 +411,7 @@ class Deal:
             return RuleError(_explain_declaration(i, hand, self.declared[seat]), rule)
         card = action & 31
         if not self._legal_cards() >> card & 1:
-            partner = self.win_seat == seat ^ 2
+            partner = self.win_seat == _PARTNER[seat]
             return RuleError(*explain_illegal(card, hand, self.table, self.led, self.win_card, partner))
         return RuleError(_explain_belote(card, hand, self.table.contract, self.led), "R7.7")
 
