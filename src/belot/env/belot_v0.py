@@ -109,8 +109,9 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
 
     def _agent_iter(self, max_iter: int) -> Iterator[str]:
         raw = self.env
-        while raw.agents and max_iter > 0:
-            max_iter -= 1
+        turns = 0  # counted up: max_iter defaults to 2**63, and arithmetic on it costs more than on a small int
+        while raw.agents and turns < max_iter:
+            turns += 1
             assert raw._stepped, "need to call step() or reset() in a loop over `agent_iter`"  # type: ignore[attr-defined]
             raw._stepped = False  # type: ignore[attr-defined]
             yield raw.agent_selection
