@@ -115,3 +115,19 @@ def test_rounding_step_is_the_r10_step_of_score_deal() -> None:
     assert score_deal(H, 1, (66, 96), 2, 0).points == (0, 32)
     assert rounding_step(H, 0, (86, 86), 1) == (9, 8)  # hanging at u = 6: defenders down, pot half up
     assert score_deal(H, 0, (86, 86), 1, 0) == DealScore(HANGING, (0, 8), 9)
+
+
+def test_deal_result_builds_the_same_result_as_the_dataclass() -> None:
+    """deal_result fills DealResult's slots directly (scoring._result): equal to the dataclass's
+    own constructor, field for field, and as frozen."""
+    import dataclasses
+
+    from belot.scoring import DealResult, _result
+
+    values = (2, 1, 2, (1, 3, 3, 1, 0, 1, 3, 1), (90, 72), (20, 0), (0, 20), None, (110, 92), "made",
+              (22, 0), 0, ((), (5,), (), ()), 2)
+    built = _result(*values)
+    assert built == DealResult(*values)
+    assert dataclasses.astuple(built) == values
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        built.pot = 3  # type: ignore[misc]

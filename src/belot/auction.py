@@ -25,6 +25,8 @@ _BY_NAME = {name: i for i, name in enumerate(CALL_NAMES)}
 _HIGHER_BIDS = tuple(
     sum(1 << (BID_BASE + c) for c in range(current + 1, AT + 1)) for current in range(-1, AT + 1)
 )
+_PASS_AND_HIGHER_BIDS = tuple(1 << PASS | bids for bids in _HIGHER_BIDS)  # pass is always legal (R3.1)
+_KONTRA_BIT, _REKONTRA_BIT = 1 << KONTRA, 1 << REKONTRA
 
 
 def parse_call(text: str) -> int:
@@ -79,15 +81,15 @@ class Auction:
         if self.done:
             return 0
         contract = self.contract
-        mask = 1 | _HIGHER_BIDS[contract + 1]
+        mask = _PASS_AND_HIGHER_BIDS[contract + 1]
         if contract >= 0:
-            same_team = ((self.first + len(self.calls) + self.declarer) & 1) == 0  # parity of seats
+            same_team = (self.first + len(self.calls) + self.declarer) % 2 == 0  # parity of seats
             if self.multiplier == 1 and not same_team:
-                mask |= 1 << KONTRA  # R3.3
+                mask |= _KONTRA_BIT  # R3.3
             elif self.multiplier == 2 and same_team:
-                mask |= 1 << REKONTRA  # R3.3
+                mask |= _REKONTRA_BIT  # R3.3
             elif self.multiplier == 4 and not same_team and self.surcontra:
-                mask |= 1 << KONTRA  # OPT-SURCONTRA (R3.3): surkontra, through the kontra slot
+                mask |= _KONTRA_BIT  # OPT-SURCONTRA (R3.3): surkontra, through the kontra slot
         return mask
 
     def apply(self, call: int) -> None:

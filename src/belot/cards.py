@@ -22,6 +22,8 @@ SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(8)
 NUM_CARDS = 32
 FULL_DECK = (1 << NUM_CARDS) - 1
 SUIT_MASKS: tuple[int, ...] = tuple(0xFF << (8 * s) for s in range(4))
+# The bit of each card, as python-chess's BB_SQUARES: a look-up costs less than ``1 << card``
+CARD_BITS: tuple[int, ...] = tuple(1 << c for c in range(NUM_CARDS))
 
 CARD_NAMES: tuple[str, ...] = tuple(RANKS[c % 8] + SUITS[c // 8] for c in range(NUM_CARDS))
 _BY_NAME: dict[str, int] = {name: c for c, name in enumerate(CARD_NAMES)}

@@ -135,7 +135,8 @@ def declarable(hand: int, announced: list[int], rules: Rules = DEFAULT_RULES) ->
         if i >= _FIRST_CARRE:
             carre_cards |= m
     out = []
-    held = hand & (hand >> 8) & (hand >> 16) & (hand >> 24) & 0xFC  # 9 T J Q K A held in all suits
+    clubs, diamonds, hearts, spades = hand.to_bytes(4, "little")  # a suit's ranks, one byte each
+    held = clubs & diamonds & hearts & spades & 0xFC  # 9 T J Q K A held in all suits
     ranks = held
     while ranks:
         low = ranks & -ranks
@@ -148,9 +149,10 @@ def declarable(hand: int, announced: list[int], rules: Rules = DEFAULT_RULES) ->
         # OPT-CARRE-FIRST (R7.4): no sequence uses a card of a scoring carré held, declared or not
         carre_cards |= held * 0x01010101
     split = bool(options) and EIGHT_SPLIT in options
-    free = hand & ~carre_cards
+    if carre_cards:
+        clubs, diamonds, hearts, spades = (hand & ~carre_cards).to_bytes(4, "little")
     runs = _RUN_IDS
-    for i in (*runs[0][free & 0xFF], *runs[1][free >> 8 & 0xFF], *runs[2][free >> 16 & 0xFF], *runs[3][free >> 24]):
+    for i in (*runs[0][clubs], *runs[1][diamonds], *runs[2][hearts], *runs[3][spades]):
         if split and i in _EIGHT_SPLIT:
             out.extend(j for j in _EIGHT_SPLIT[i] if not _MASKS[j] & used)
         elif not _MASKS[i] & used:

@@ -23,7 +23,17 @@ from operator import itemgetter
 
 from . import declarations as decl
 from .auction import BID_BASE, CALL_NAMES, KONTRA, NUM_CALLS, PASS, REKONTRA, Auction
-from .cards import _SLICE_CARDS, CARD_NAMES, FULL_DECK, KING, NUM_CARDS, QUEEN, SUIT_MASKS, cards_of
+from .cards import (
+    _SLICE_CARDS,
+    CARD_BITS,
+    CARD_NAMES,
+    FULL_DECK,
+    KING,
+    NUM_CARDS,
+    QUEEN,
+    SUIT_MASKS,
+    cards_of,
+)
 from .contracts import (
     AT,
     CAPOT_EN,
@@ -57,6 +67,8 @@ _CALL_ACTIONS: tuple[tuple[int, ...], ...] = tuple(
 _CARDS_LOW, _CARDS_MID, _CARDS_HIGH = _SLICE_CARDS  # the cards of each 11-bit slice of a mask
 _KQ = tuple((0b11 << (8 * s + QUEEN)) for s in range(4))  # queen and king of each suit
 _QUEENS = sum(1 << (8 * s + QUEEN) for s in range(4))
+_NEXT_SEAT = (1, 2, 3, 0)  # the seat to the right, who acts next: (seat + 1) & 3 in one look-up
+_PARTNER = (2, 3, 0, 1)  # seat ^ 2
 
 
 def _kq_pairs(hand: int) -> int:
@@ -207,9 +219,10 @@ class Deal:
         self.hands = _check_hands(self.dealt)
         self.pot = pot
         self.phase = AUCTION
-        self.auction = Auction((dealer + 1) & 3, surcontra=SURCONTRA in self.rules.options)
+        forehand = _NEXT_SEAT[dealer]
+        self.auction = Auction(forehand, SURCONTRA in self.rules.options)
         self.table = TABLES[0]
-        self.to_move = (dealer + 1) & 3  # R3.1: the forehand calls first
+        self.to_move = forehand  # R3.1: the forehand calls first
         self.trick: list[int] = []
         self.leader = -1
         self.led = -1
@@ -329,9 +342,11 @@ class Deal:
 
     def _legal_cards(self) -> int:
         """The legal cards of the seat to move (R5); kept in ``_legal`` until the next action."""
-        seat, ws = self.to_move, self.win_seat
+        seat = self.to_move
+        # the seat to move has not played to the trick: the card winning it is its partner's or
+        # an opponent's (or none yet)
         legal = self._legal = legal_cards(
-            self.hands[seat], self.table, self.led, self.win_card, ws >= 0 and (ws ^ seat) & 1 == 0)
+            self.hands[seat], self.table, self.led, self.win_card, self.win_seat == _PARTNER[seat])
         return legal
 
     def _belote_cards(self, legal: int) -> int:
@@ -396,7 +411,7 @@ class Deal:
             return RuleError(_explain_declaration(i, hand, self.declared[seat]), rule)
         card = action & 31
         if not self._legal_cards() >> card & 1:
-            partner = self.win_seat >= 0 and (self.win_seat ^ seat) & 1 == 0
+            partner = self.win_seat == _PARTNER[seat]
             return RuleError(*explain_illegal(card, hand, self.table, self.led, self.win_card, partner))
         return RuleError(_explain_belote(card, hand, self.table.contract, self.led), "R7.7")
 
@@ -408,7 +423,7 @@ class Deal:
         self.actions.append(CALL_BASE + call)
         self.actors.append(seat)
         if not a.done:
-            self.to_move = (seat + 1) & 3
+            self.to_move = _NEXT_SEAT[seat]
             return
         if a.contract == NO_CONTRACT:  # R3.6: all passed, nothing scored, the pot stays
             self._finish_redeal()
@@ -447,7 +462,7 @@ class Deal:
             self.belotes.append((seat, card))
         self.actions.append(action)
         self.actors.append(seat)
-        self.hands[seat] ^= 1 << card  # legal cards are in the hand
+        self.hands[seat] ^= CARD_BITS[card]  # legal cards are in the hand
         self._legal = -1
         trick = self.trick
         trick.append(card)
@@ -456,14 +471,14 @@ class Deal:
             self.led = card >> 3
             self.win_card = card
             self.win_seat = seat
-            self.to_move = (seat + 1) & 3
+            self.to_move = _NEXT_SEAT[seat]
             return
         t = self.table
-        if t.beaten_by[self.win_card] >> card & 1:  # R5.6, as play.beats
+        if t.beaten_by[self.win_card] & CARD_BITS[card]:  # R5.6, as play.beats
             self.win_card = card
             self.win_seat = seat
         if n < 4:
-            self.to_move = (seat + 1) & 3
+            self.to_move = _NEXT_SEAT[seat]
             return
         winner = self.win_seat
         winners = self.trick_winners

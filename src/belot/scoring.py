@@ -11,7 +11,7 @@ deal (card points, tricks, declarations, belotes, contract, multiplier, pot) int
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from . import declarations as decl
 from .contracts import (
@@ -48,7 +48,7 @@ def trick_points(t: ContractTable, cards: Sequence[int], last: bool) -> int:
     return total + LAST_TRICK_BONUS if last else total
 
 
-_ODD = (1).__and__  # seat -> its team
+_TEAM_SEATS = (frozenset((0, 2)), frozenset((1, 3)))  # the seats of each team
 _NONE_DECLARED: tuple[tuple[int, ...], ...] = ((), (), (), ())
 
 
@@ -60,8 +60,8 @@ def valat_team(trick_winners: Sequence[int]) -> int | None:
     """
     if len(trick_winners) != 8:
         return None
-    teams = sum(map(_ODD, trick_winners))
-    return 1 if teams == 8 else 0 if teams == 0 else None
+    seats = set(trick_winners)
+    return 0 if seats <= _TEAM_SEATS[0] else 1 if seats <= _TEAM_SEATS[1] else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,11 +161,24 @@ def deal_result(
     if valat is not None and rules.has(VALAT_NO_DOUBLE):
         stake = 1  # OPT-VALAT-NO-DOUBLE (R11.4): a valat deal is scored x1 even if doubled
     outcome, points, new_pot = _score_deal(contract, declarer & 1, (totals[0], totals[1]), stake, pot, rules)
-    return DealResult(  # the fields in order, not by name: this runs once a deal, and costs less
+    return _result(
         contract, declarer, multiplier, tuple(tricks), cards, decls, (belote[0], belote[1]), valat,
         (totals[0], totals[1]), outcome, points, new_pot,
         _NONE_DECLARED if not announced and len(declared) == 4 else tuple(map(tuple, declared)), stake,
     )
+
+
+# The slots' own setters, in field order: a frozen dataclass's __init__ sets each field through
+# object.__setattr__, which costs a third more, and deal_result runs once a deal
+_RESULT_SETTERS = tuple(getattr(DealResult, f.name).__set__ for f in fields(DealResult))
+
+
+def _result(*values: object) -> DealResult:
+    """``DealResult(*values)``, all fields given in order (no defaults, no checks)."""
+    r = object.__new__(DealResult)
+    for set_field, value in zip(_RESULT_SETTERS, values, strict=True):
+        set_field(r, value)
+    return r
 
 
 def round_points(x: int, contract: int, more: bool) -> int:

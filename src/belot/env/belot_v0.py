@@ -50,6 +50,9 @@ MODES = ("deal", "match")
 ILLEGAL_REWARD = -100.0  # more than a deal can cost short of a rekontra
 AGENTS = tuple(f"player_{seat}" for seat in range(4))
 _NO_ACTIONS = np.zeros(NUM_ACTIONS, dtype=np.int8)  # copied, then the legal actions set
+# The rewards and flags of every agent at a reset, copied (a dict's copy costs less than building it)
+_ZEROS: dict[str, float] = dict.fromkeys(AGENTS, 0.0)
+_FALSES: dict[str, bool] = dict.fromkeys(AGENTS, False)
 
 
 def env(
@@ -106,8 +109,9 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
 
     def _agent_iter(self, max_iter: int) -> Iterator[str]:
         raw = self.env
-        while raw.agents and max_iter > 0:
-            max_iter -= 1
+        turns = 0  # counted up: max_iter defaults to 2**63, and arithmetic on it costs more than on a small int
+        while raw.agents and turns < max_iter:
+            turns += 1
             assert raw._stepped, "need to call step() or reset() in a loop over `agent_iter`"  # type: ignore[attr-defined]
             raw._stepped = False  # type: ignore[attr-defined]
             yield raw.agent_selection
@@ -193,11 +197,11 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
         if seed is not None:
             self._rng = random.Random(seed)
         self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(AGENTS, 0.0)
-        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
-        self.terminations = dict.fromkeys(AGENTS, False)
-        self.truncations = dict.fromkeys(AGENTS, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
+        self.rewards = _ZEROS.copy()
+        self._cumulative_rewards = _ZEROS.copy()
+        self.terminations = _FALSES.copy()
+        self.truncations = _FALSES.copy()
+        self.infos: dict[str, dict[str, Any]] = {AGENTS[0]: {}, AGENTS[1]: {}, AGENTS[2]: {}, AGENTS[3]: {}}
         self._rewarded = False  # whether self.rewards holds a nonzero reward
         self._done = False
         self._stepped = True

@@ -226,10 +226,24 @@ def _card_writes(seat: int, k: int, c: int, pos: int) -> tuple[np.ndarray, np.nd
     return _flat(zeros + ones), np.array([0.0] * len(zeros) + [1.0] * len(ones), dtype=DTYPE)
 
 
+def _packed(writes: list[tuple[np.ndarray, np.ndarray]]) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    """``writes`` with their indices as views of one contiguous buffer and equal values arrays
+    shared.  A table read at random, an entry a card, stays in the cache more in less memory: 2-3%
+    of an env step on a loaded 2-core machine (steps per CPU second, interleaved runs)."""
+    buffer = np.concatenate([index for index, _ in writes])
+    shared: dict[bytes, np.ndarray] = {}
+    packed = []
+    start = 0
+    for index, values in writes:
+        packed.append((buffer[start : start + len(index)], shared.setdefault(values.tobytes(), values)))
+        start += len(index)
+    return tuple(packed)
+
+
 # _CARD_WRITES[n << 7 | seat << 5 | card]: the one fancy-indexed write of the n-th card of the deal
-_CARD_WRITES = tuple(
+_CARD_WRITES = _packed([
     _card_writes(seat, n >> 2, c, n & 3) for n in range(NUM_CARDS) for seat in range(4) for c in range(NUM_CARDS)
-)
+])
 _DECL_CARDS = tuple(tuple(d.cards) for d in DECLARATIONS)
 _TO_MOVE_ONES = tuple(_flat([(o, _TO_MOVE + ((s - o) & 3)) for o in range(4)]) for s in range(4))
 # The trick points of team 0 (seats 0 and 2) and of team 1, each observer's own team first
@@ -441,18 +455,19 @@ class IncrementalEncoder:
     def update(self, deal: Deal, seat: int, action: int) -> None:
         """``seat`` just applied ``action`` to ``deal``."""
         if action < CALL_BASE:
-            card = action & 31
+            card = action if action < BELOTE_BASE else action - BELOTE_BASE
             n = self.n_cards
             self.n_cards = n + 1
-            index, values = _CARD_WRITES[n << 7 | seat << 5 | card]
+            # n << 7 | seat << 5 | card, in the arithmetic CPython specializes (not its bitwise operators)
+            index, values = _CARD_WRITES[n * 128 + seat * 32 + card]
             flat = self.flat
             flat[index] = values
             if action >= BELOTE_BASE:
                 rel = _REL[seat]
                 for o in range(4):
                     self.rows[o][_BELOTES + 4 * rel[o] + (card >> 3)] = 1.0
-            if n & 3 != 3:
-                self.to_move = (seat + 1) & 3  # written above
+            if deal.trick:  # the trick goes on
+                self.to_move = deal.to_move  # written above
                 return
             k = n >> 2
             winner = deal.trick_winners[-1]
