@@ -13,6 +13,10 @@ contract kind (in A).
     belot tournament pimc heuristic --deals 1000 --seed 1 --records A   # with the change
     belot tournament pimc heuristic --deals 1000 --seed 1 --records B   # without it
     python bench/paired.py A B [--bot pimc]
+
+Two bots can be compared in the same seat the same way: ``--bot expert --bot-b pimc`` reads A's
+``expert`` against B's ``pimc`` (``belot tournament expert heuristic`` and ``belot tournament pimc
+heuristic``, one seed); the other players must be the same.
 """
 
 from __future__ import annotations
@@ -30,8 +34,10 @@ def main() -> None:
     ap.add_argument("a", type=Path, help="records of run A (belot tournament ... --records A)")
     ap.add_argument("b", type=Path, help="records of run B, the same --seed")
     ap.add_argument("--bot", default="pimc", help="whose lead per deal to compare (default: pimc)")
+    ap.add_argument("--bot-b", help="the bot in its seats in run B, when another (default: --bot)")
     args = ap.parse_args()
     name = f"bot:{args.bot}"
+    name_b = f"bot:{args.bot_b or args.bot}"
     diffs: list[int] = []
     by_kind: dict[tuple[str, str], list[int]] = collections.defaultdict(list)
     wins = [0, 0]  # the bot's match wins in A, in B
@@ -41,7 +47,7 @@ def main() -> None:
         if not path_b.exists():
             continue
         (doc_a, a), (doc_b, b) = read(path_a), read(path_b)
-        if doc_a["players"] != doc_b["players"]:
+        if doc_a["players"] != [name if p == name_b else p for p in doc_b["players"]]:
             raise SystemExit(f"{path_a.name}: the players differ between the runs: "
                              f"{doc_a['players']} and {doc_b['players']}")
         team = team_of(doc_a, path_a, name)
@@ -60,8 +66,9 @@ def main() -> None:
     mean, low, high = mean_interval(diffs)
     changed = sum(len(v) for v in by_kind.values())
     print(f"{pairs} records in both, {len(diffs)} deals compared, {changed} played differently")
-    print(f"{args.bot}'s lead per deal, A - B: {mean:+.3f} [{low:+.3f}, {high:+.3f}]")
-    print(f"{args.bot}'s match wins: A {wins[0]}, B {wins[1]} (of {pairs})")
+    who = args.bot if args.bot_b in (None, args.bot) else f"{args.bot} (A) vs {args.bot_b} (B)"
+    print(f"{who}: lead per deal, A - B: {mean:+.3f} [{low:+.3f}, {high:+.3f}]")
+    print(f"{who}: match wins, A {wins[0]}, B {wins[1]} (of {pairs})")
     print("on the deals played differently, A - B per deal:")
     for (side, k), v in sorted(by_kind.items()):
         print(f"  {side:>8} {k:>4}: {len(v):5d} deals  {statistics.mean(v):+7.2f} +- {stderr(v):.2f} (standard error)")

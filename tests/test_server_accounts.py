@@ -118,7 +118,7 @@ def test_rating_update_known_numbers() -> None:
 def test_bot_ratings_reproduce_the_tournaments() -> None:
     """The fixed bot ratings make the model predict the match win rates of docs/strength.md."""
     bots = ratings.bot_ratings()
-    assert bots["bot:random"] < bots["bot:heuristic"] == 25 < bots["bot:pimc"]
+    assert bots["bot:random"] < bots["bot:heuristic"] == 25 < bots["bot:pimc"] <= bots["bot:expert"]
     m = ratings.MODEL
 
     def p(a: str, b: str) -> float:
@@ -127,6 +127,7 @@ def test_bot_ratings_reproduce_the_tournaments() -> None:
 
     assert p("bot:heuristic", "bot:random") == pytest.approx(378 / 380, abs=1e-6)
     assert p("bot:pimc", "bot:heuristic") == pytest.approx(283 / 360, abs=1e-6)
+    assert p("bot:expert", "bot:pimc") == pytest.approx(ratings.EXPERT_OVER_PIMC, abs=1e-6)
 
 
 def test_account_seat_match_history_rating_and_leaderboard(tmp_path: Path) -> None:

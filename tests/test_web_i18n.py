@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from belot.bots import bot_names
 from belot.contracts import SUPPORTED_OPTIONS
 from belot.i18n import LANGUAGES, catalog
 
@@ -32,7 +33,7 @@ BUILT = {
     "rank.": list("789TJQKA"),
     "suit.": list("CDHS"),
     "web.lang.": list(LANGUAGES),
-    "web.bot.": ["random", "heuristic", "pimc", "solver"],
+    "web.bot.": [*bot_names(), "solver"],  # every level the lobby offers, and the analysis
     "web.analysis.class.": ["best", "inaccuracy", "mistake", "blunder"],
 }
 

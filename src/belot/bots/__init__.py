@@ -21,16 +21,19 @@ class Bot(Protocol):
         ...
 
 
-# name -> "module:Class"; modules are imported only when the bot is made.
+# name -> "module:Class", strongest first (the order of the levels offered to players); modules are
+# imported only when the bot is made.
 REGISTRY: dict[str, str] = {
-    "random": "belot.bots.random_bot:RandomBot",
-    "heuristic": "belot.bots.heuristic:HeuristicBot",
+    "expert": "belot.bots.expert:ExpertBot",
     "pimc": "belot.bots.pimc:PimcBot",
+    "heuristic": "belot.bots.heuristic:HeuristicBot",
+    "random": "belot.bots.random_bot:RandomBot",
 }
 
 
 def bot_names() -> list[str]:
-    return sorted(REGISTRY)
+    """The registered bots, strongest first."""
+    return list(REGISTRY)
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:

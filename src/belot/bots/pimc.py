@@ -154,12 +154,12 @@ class PimcBot:
         valat_team = teams.pop() if len(teams) == 1 else -1 if not teams else None
         remaining = trick_points(t, cards_of(FULL_DECK & ~closed), last=True) * mult
         belotes = [s for s, _ in view.belotes]
-        sums = {c: 0.0 for c in cards}
+        values: dict[int, list[int]] = {c: [] for c in cards}  # each card's deal score, world by world
         raw = {c: 0.0 for c in cards}
         worlds = 0
         start = int(self.solver.stats[0])
-        while worlds < (self.max_worlds if world is None else 1) and (
-                worlds < self.min_worlds or int(self.solver.stats[0]) - start < self.play_nodes):
+        while (worlds < 1 if world is not None else
+               self._more_worlds(worlds, int(self.solver.stats[0]) - start, values)):
             w = sample(k, self.rng) if world is None else world
             pos = Position(contract, w.hands, view.seat, view.trick, len(view.tricks), trick_winners)
             # a hard cap on the nodes of one decision bounds its time (counted, so reproducible)
@@ -187,13 +187,19 @@ class PimcBot:
                 r = deal_result(contract, view.declarer, view.multiplier, view.pot,
                                 (past[0] + future[0], past[1] + future[1]), declared,
                                 belotes + to_come, valat=valat, rules=rules)
-                sums[c] += r.points[team] - r.points[1 - team]
+                values[c].append(r.points[team] - r.points[1 - team])
                 raw[c] += sign * d
             worlds += 1
         self.solver.limit(None)
         if worlds == 0:
             return {}, {}
-        return {c: v / worlds for c, v in sums.items()}, {c: v / worlds for c, v in raw.items()}
+        return {c: sum(v) / worlds for c, v in values.items()}, {c: v / worlds for c, v in raw.items()}
+
+    def _more_worlds(self, worlds: int, nodes: int, values: dict[int, list[int]]) -> bool:
+        """Whether to solve another world for a card: until ``min_worlds`` are solved, then while
+        fewer than ``play_nodes`` solver nodes are spent, never beyond ``max_worlds``.  ``values``
+        (each card's deal score in each world so far) is for bots that stop by the scores."""
+        return worlds < self.max_worlds and (worlds < self.min_worlds or nodes < self.play_nodes)
 
     def _declarations(self, view: SeatView, w: World, rules: Rules = DEFAULT_RULES) -> list[list[int]]:
         """The declaration ids each seat announces in world ``w`` (contested by `deal_result`)."""
@@ -284,6 +290,13 @@ class PimcBot:
         scored.sort(reverse=True)
         return [c for _, c in scored[:2]]
 
+    def _more_bid_worlds(self, n: int, nodes: int, values: list[list[int]]) -> bool:
+        """Whether to sample another deal for a call (at most ``bid_worlds``): until
+        ``min_bid_worlds`` are scored, then while at most ``bid_nodes`` solver nodes are spent.
+        ``values`` (each call's deal score in each deal so far, passing's too) is for bots that stop
+        by the scores."""
+        return n < self.min_bid_worlds or nodes <= self.bid_nodes
+
     def _bid(self, view: SeatView) -> int:
         """Compare passing with every sensible call over whole deals sampled from the auction.
 
@@ -313,7 +326,8 @@ class PimcBot:
             return CALL_BASE + PASS
         self._decision_start = int(self.solver.stats[0])
         pairs = {(c, b) for _, c, b, _ in options}  # the (contract, bidding team) to solve
-        sums = [0.0] * len(options)
+        # each option's deal score deal by deal, and passing's (0) when no contract stands
+        values: list[list[int]] = [[] for _ in range(len(options) + (current < 0))]
         n = 0
         # the bidding model is lenient (slack 1) about partners and passers, but an opponent's bid is
         # fitted exactly: a lenient fit deals that bidder weaker cards than real bidders hold, and
@@ -338,15 +352,17 @@ class PimcBot:
                 call = a - CALL_BASE
                 mult = _multiplier_after(call, view.multiplier)
                 sc = score_deal(c, b, outcomes[(c, b)], mult, view.pot, rules)
-                sums[i] += sc.points[me] - sc.points[1 - me]
+                values[i].append(sc.points[me] - sc.points[1 - me])
+            if current < 0:
+                values[-1].append(0)
             n += 1
-            if n >= self.min_bid_worlds and int(self.solver.stats[0]) - self._decision_start > self.bid_nodes:
+            if not self._more_bid_worlds(n, int(self.solver.stats[0]) - self._decision_start, values):
                 break
         if n == 0:
             return CALL_BASE + PASS
         best_action, best = CALL_BASE + PASS, 0.0 if current < 0 else -1e9  # no contract: passing is worth 0
         for i, (a, _, _, margin) in enumerate(options):
-            v = sums[i] / n - margin
+            v = sum(values[i]) / n - margin
             if v > best:
                 best, best_action = v, a
         return best_action

@@ -29,6 +29,7 @@ ANCHOR = "bot:heuristic"  # the bot a newcomer is taken to be level with (both a
 # when A's two seats play B's two seats over the same cards.
 HEURISTIC_OVER_RANDOM = 378 / 380  # heuristic vs random, seed 1
 PIMC_OVER_HEURISTIC = 283 / 360  # pimc vs heuristic, seeds 1 and 2 pooled
+EXPERT_OVER_PIMC = 95 / 162  # expert vs pimc, 400 deal pairs on each of seeds 1 and 11, pooled
 
 
 def ordinal(mu: float, sigma: float) -> float:
@@ -54,12 +55,15 @@ def _gap(p: float) -> float:
 
 @cache
 def bot_ratings() -> dict[str, float]:
-    """The fixed mu of each bot: heuristic 25, random below it and pimc above it by the gaps the
-    tournaments' match win rates imply (`_gap`). Other bots (a level added later) count as heuristic."""
+    """The fixed mu of each bot: heuristic 25, random below it, pimc above it and expert above pimc
+    by the gaps the tournaments' match win rates imply (`_gap`). Other bots (a level added later)
+    count as heuristic."""
+    pimc = DEFAULT_MU + _gap(PIMC_OVER_HEURISTIC)
     return {
         "bot:random": DEFAULT_MU - _gap(HEURISTIC_OVER_RANDOM),
         ANCHOR: DEFAULT_MU,
-        "bot:pimc": DEFAULT_MU + _gap(PIMC_OVER_HEURISTIC),
+        "bot:pimc": pimc,
+        "bot:expert": pimc + _gap(EXPERT_OVER_PIMC),
     }
 
 

@@ -1,0 +1,95 @@
+"""The ``expert`` bot (issue 24): the top level everywhere, blind to hidden cards, and ``pimc``
+kept as it was, so every measurement of expert against it stays fair."""
+
+from __future__ import annotations
+
+import random
+
+from test_sampling import random_positions, replay_world
+
+from belot.bots import REGISTRY, bot_names, make_bot
+from belot.bots.expert import ExpertBot
+from belot.bots.pimc import PimcBot
+from belot.bots.sampling import Knowledge, sample
+from belot.game import CALL_BASE, Deal
+
+
+def small(seed: int) -> ExpertBot:
+    """An expert with test-sized search budgets (same code paths)."""
+    return ExpertBot(seed, play_nodes=30_000, min_worlds=2, max_worlds=4, bid_nodes=200_000, bid_worlds=2,
+                     min_bid_worlds=2)
+
+
+def test_pimc_makes_the_decisions_it_made_before_expert() -> None:
+    """Seeded pimc decisions (calls and cards) pinned from the code before expert existed."""
+    got = []
+    for i, (d, _) in enumerate(random_positions(40, 2024, bot="heuristic")):
+        view = d.view(d.to_move)
+        if len(view.legal_actions) < 2:
+            continue
+        got.append(PimcBot(seed=i).act(view))
+        if len(got) == 14:
+            break
+    assert got == [22, 21, 19, 64, 23, 27, 25, 64, 5, 9, 4, 64, 27, 70]
+
+
+def test_expert_is_the_top_level() -> None:
+    assert isinstance(make_bot("bot:expert", 1), ExpertBot)
+    assert bot_names()[0] == "expert" and set(bot_names()) >= {"expert", "pimc", "heuristic", "random"}
+    assert list(REGISTRY).index("expert") < list(REGISTRY).index("pimc")
+
+
+def test_legal_over_many_positions() -> None:
+    bot = small(3)
+    for d, _ in random_positions(80, 12, bot="heuristic"):
+        view = d.view(d.to_move)
+        action = bot.act(view)
+        assert action in view.legal_actions
+        d.apply(action)
+
+
+def test_same_view_in_play_same_decision() -> None:
+    """Deals that differ only in cards the seat cannot see (another world consistent with its view,
+    the public history replayed through the engine) give the same view and the same seeded choice."""
+    rng = random.Random(7)
+    checked = 0
+    for d, _ in random_positions(60, 23, bot="heuristic"):
+        seat = d.to_move
+        view = d.view(seat)
+        if view.phase != "play" or len(view.legal_actions) < 2:
+            continue
+        for _ in range(20):
+            w = sample(Knowledge.from_view(view), rng)
+            if list(w.hands) != d.hands:
+                other = replay_world(d, view, w.hands, w.declarations)
+                assert other.hands != d.hands and other.view(seat) == view
+                assert small(9).act(view) == small(9).act(other.view(seat))
+                checked += 1
+                break
+    assert checked >= 10
+
+
+def test_same_view_in_the_auction_same_decision() -> None:
+    """In the auction a seat sees its first five cards and the calls: dealing every other card
+    (its own three still to come included) differently does not change its seeded call."""
+    rng = random.Random(8)
+    checked = 0
+    for d, _ in random_positions(80, 24, bot="heuristic"):
+        seat = d.to_move
+        view = d.view(seat)
+        if view.phase != "auction" or len(view.legal_actions) < 2:
+            continue
+        hidden = [c for s in range(4) for c in (d.dealt[s][5:] if s == seat else d.dealt[s])]
+        rng.shuffle(hidden)
+        hands = []
+        for s in range(4):
+            n = 3 if s == seat else 8
+            hands.append((list(d.dealt[s][:5]) if s == seat else []) + hidden[:n])
+            hidden = hidden[n:]
+        other = Deal(d.dealer, hands, d.rules, d.pot)
+        for _, call in view.calls:
+            other.apply(CALL_BASE + call)
+        assert other.hands != d.hands and other.view(seat) == view
+        assert small(5).act(view) == small(5).act(other.view(seat))
+        checked += 1
+    assert checked >= 8
