@@ -1,7 +1,7 @@
 """Bots: players that see one seat's view and return one of its legal actions.
 
 A bot never receives the game state, only `SeatView` (its own cards and what is public), so it
-cannot cheat.  Bots are named (``random``, ``heuristic``, ``pimc``, ...) and every app makes them
+cannot cheat.  Bots are named (``random``, ``heuristic``, ``pimc``, ``expert``, ...) and every app makes them
 with `make_bot` from a name such as ``bot:heuristic``; a bot is reproducible from its seed.
 """
 

@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
             "played by both matches of a pair) are reached."
         ),
     )
-    p.add_argument("bot_a", metavar="BOT_A", help="first bot: random, heuristic, pimc or bot:NAME")
+    p.add_argument("bot_a", metavar="BOT_A", help="first bot: random, heuristic, pimc, expert or bot:NAME")
     p.add_argument("bot_b", metavar="BOT_B", help="second bot")
     p.add_argument("--deals", type=int, default=1000, help="deal pairs to play at least (default 1000)")
     p.add_argument("--seed", type=int, default=1, help="tournament seed: same seed, same figures (default 1)")
