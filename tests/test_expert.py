@@ -4,6 +4,7 @@ kept as it was, so every measurement of expert against it stays fair."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from test_sampling import random_positions, replay_world
 
@@ -11,7 +12,7 @@ from belot.bots import REGISTRY, bot_names, make_bot
 from belot.bots.expert import ExpertBot
 from belot.bots.pimc import PimcBot
 from belot.bots.sampling import Knowledge, sample
-from belot.game import CALL_BASE, Deal
+from belot.game import CALL_BASE, Deal, SeatView
 
 
 def small(seed: int) -> ExpertBot:
@@ -48,22 +49,32 @@ def test_legal_over_many_positions() -> None:
         d.apply(action)
 
 
+def _undecided(n: int, seed: int, phase: str) -> Iterator[tuple[Deal, int, SeatView]]:
+    """Positions of heuristic deals in ``phase`` where the seat to move has a choice."""
+    for d, _ in random_positions(n, seed, bot="heuristic"):
+        view = d.view(d.to_move)
+        if view.phase == phase and len(view.legal_actions) >= 2:
+            yield d, d.to_move, view
+
+
+def _assert_blind(d: Deal, other: Deal, seat: int, seed: int) -> None:
+    """``other`` holds other hidden cards than ``d`` but shows ``seat`` the same view: expert
+    seeded alike chooses alike."""
+    view = d.view(seat)
+    assert other.hands != d.hands and other.view(seat) == view
+    assert small(seed).act(view) == small(seed).act(other.view(seat))
+
+
 def test_same_view_in_play_same_decision() -> None:
     """Deals that differ only in cards the seat cannot see (another world consistent with its view,
     the public history replayed through the engine) give the same view and the same seeded choice."""
     rng = random.Random(7)
     checked = 0
-    for d, _ in random_positions(60, 23, bot="heuristic"):
-        seat = d.to_move
-        view = d.view(seat)
-        if view.phase != "play" or len(view.legal_actions) < 2:
-            continue
+    for d, seat, view in _undecided(60, 23, "play"):
         for _ in range(20):
             w = sample(Knowledge.from_view(view), rng)
             if list(w.hands) != d.hands:
-                other = replay_world(d, view, w.hands, w.declarations)
-                assert other.hands != d.hands and other.view(seat) == view
-                assert small(9).act(view) == small(9).act(other.view(seat))
+                _assert_blind(d, replay_world(d, view, w.hands, w.declarations), seat, 9)
                 checked += 1
                 break
     assert checked >= 10
@@ -74,11 +85,7 @@ def test_same_view_in_the_auction_same_decision() -> None:
     (its own three still to come included) differently does not change its seeded call."""
     rng = random.Random(8)
     checked = 0
-    for d, _ in random_positions(80, 24, bot="heuristic"):
-        seat = d.to_move
-        view = d.view(seat)
-        if view.phase != "auction" or len(view.legal_actions) < 2:
-            continue
+    for d, seat, view in _undecided(80, 24, "auction"):
         hidden = [c for s in range(4) for c in (d.dealt[s][5:] if s == seat else d.dealt[s])]
         rng.shuffle(hidden)
         hands = []
@@ -89,7 +96,6 @@ def test_same_view_in_the_auction_same_decision() -> None:
         other = Deal(d.dealer, hands, d.rules, d.pot)
         for _, call in view.calls:
             other.apply(CALL_BASE + call)
-        assert other.hands != d.hands and other.view(seat) == view
-        assert small(5).act(view) == small(5).act(other.view(seat))
+        _assert_blind(d, other, seat, 5)
         checked += 1
     assert checked >= 8
