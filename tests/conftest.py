@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,12 @@ SHARED = Path(os.environ.get("BELOT_SHARED", ROOT.parent / "shared"))
 EXAMPLES = Path(__file__).parent / "data" / "examples"
 # tests/data holds fixtures (and the script that made the old-server database), not tests or doctests
 collect_ignore_glob = ["data/*"]
+
+# The Ctrl-C tests (here and in the terminals they start) need Ctrl-C to interrupt. A shell that
+# starts the suite in the background without job control (`pytest &` in a script) makes SIGINT
+# ignored, and an ignored signal stays ignored in every child; a handler does not (exec resets it).
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def card(text: str) -> int:
