@@ -84,6 +84,7 @@ def create_app(
         lobby.bots.start()
         if worker is not None:
             worker.start(lobby)
+        accounts.purge_sessions()
         n = lobby.restore_all()
         if n:
             log.info("restored %d unfinished table(s)", n)

@@ -29,7 +29,7 @@ from sqlalchemy.engine import Engine
 from ..record import Move
 from .migrations import STEPS
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 log = logging.getLogger("belot.server")
 
 metadata = sa.MetaData()
@@ -131,6 +131,22 @@ rematches_table = sa.Table(
     "belot_rematches", metadata,
     sa.Column("table_id", sa.String(32), sa.ForeignKey("belot_tables.id"), primary_key=True),
     sa.Column("new_table_id", sa.String(32), sa.ForeignKey("belot_tables.id"), nullable=False),
+)
+
+# -- schema 6: what every worker on the database must see alike ----------------------------------
+attempts_table = sa.Table(
+    "belot_attempts", metadata,  # failed logins and registrations in their window (accounts.LoginLimiter)
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("key", sa.String(200), nullable=False),  # "login:a:ADDRESS", "login:n:NAME KEY", "signup:a:ADDRESS"
+    sa.Column("at", sa.Float, nullable=False),  # wall-clock time, as every worker reads it
+    sa.Index("belot_attempts_by_key", "key", "at"),
+    sa.Index("belot_attempts_by_time", "at"),
+)
+reservations_table = sa.Table(
+    "belot_reservations", metadata,  # a rematch's seats kept for the players of the finished match
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("belot_tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("until", sa.Float, nullable=False, index=True),
 )
 
 
