@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+import time
 import warnings
 from pathlib import Path
 from typing import Any
@@ -318,3 +319,41 @@ def test_expired_sessions_are_deleted(tmp_path: Path) -> None:
         assert client.get("/api/me").json()["account"]["name"] == "Ivan"  # the cookie's session lives on
         with client.app.state.accounts.engine.connect() as c:
             assert c.execute(sa.select(sessions_table).where(sessions_table.c.token_hash == "old")).first() is None
+
+
+def test_rematch_keeps_the_seats_for_their_players_until_the_hold_lapses(tmp_path: Path) -> None:
+    """The first to ask creates the rematch; the other seats the finished match's people held are kept
+    for them: a stranger is refused (and the lobby does not list the table), their player gets the
+    seat (by the old token, or logged in by the account), and after the hold anyone may take it."""
+    with make_client(tmp_path, rematch_hold=120.0) as client:
+        other = TestClient(client.app)  # B's browser, logged in
+        register(other, "Bora")
+        r = client.post("/api/tables", json={"seats": ["human", "human", "human", "bot:random"], "target": 10,
+                                             "seat": 0, "name": "A"})
+        table_id, t0 = r.json()["table"]["id"], r.json()["token"]
+        t1 = other.post(f"/api/tables/{table_id}/join", json={"seat": 1}).json()["token"]
+        t2 = client.post(f"/api/tables/{table_id}/join", json={"seat": 2, "name": "C"}).json()["token"]
+        play_over_websockets(client, table_id, {0: t0, 1: t1, 2: t2}, random.Random(7))
+        lobby = client.app.state.lobby
+        now = [time.time()]
+        lobby.clock = lambda: now[0]
+        a = client.post(f"/api/tables/{table_id}/rematch", json={"token": t0}).json()
+        new_id = a["table"]["id"]
+        assert a["seat"] == 0 and [s["reserved"] for s in a["table"]["seats"]] == [False, True, True, False]
+        assert new_id not in [t["id"] for t in client.get("/api/tables").json()["tables"]]
+        lobby.tables.pop(new_id)  # read back from the database, as another worker would
+        stranger = TestClient(client.app)
+        for body in ({"seat": 1, "name": "X"}, {"seat": 2}, {}):
+            r = stranger.post(f"/api/tables/{new_id}/join", json=body)
+            assert r.status_code == 409 and r.json()["error"]["code"] == "seat_reserved", r.text
+            assert "kept for its player of the last match" in r.json()["error"]["message"]
+            assert "for 120 more seconds" in r.json()["error"]["message"]
+        b = other.post(f"/api/tables/{table_id}/rematch").json()  # no token: the account's seat
+        assert (b["table"]["id"], b["seat"]) == (new_id, 1) and b["table"]["seats"][1]["name"] == "Bora"
+        assert not b["table"]["seats"][1]["reserved"]
+        now[0] += 121  # C did not come back in time: the seat is open to anyone
+        assert new_id in [t["id"] for t in client.get("/api/tables").json()["tables"]]
+        r = stranger.post(f"/api/tables/{new_id}/join", json={"name": "X"})
+        assert r.status_code == 200 and r.json()["seat"] == 2 and r.json()["table"]["status"] == "playing"
+        r = client.post(f"/api/tables/{table_id}/rematch", json={"token": t2})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "seat_taken"

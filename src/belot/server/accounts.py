@@ -44,7 +44,6 @@ from .storage import (
     account_games_table,
     accounts_table,
     attempts_table,
-    rematches_table,
     seat_accounts_table,
     sessions_table,
     tables_table,
@@ -411,16 +410,6 @@ class Accounts:
                              .order_by((a.mu - 3 * a.sigma).desc(), a.name_key).limit(limit)).all()
         return [_account(r).to_json() for r in rows]
 
-    def rematch_of(self, table_id: str) -> str | None:
-        with self.engine.connect() as c:
-            row = c.execute(sa.select(rematches_table.c.new_table_id)
-                            .where(rematches_table.c.table_id == table_id)).first()
-        return None if row is None else str(row[0])
-
-    def set_rematch(self, table_id: str, new_table_id: str) -> None:
-        with self.engine.begin() as c:
-            c.execute(sa.insert(rematches_table).values(table_id=table_id, new_table_id=new_table_id))
-
 
 _DUMMY_HASH = HASHER.hash(secrets.token_urlsafe(16))
 
@@ -501,33 +490,42 @@ def add_routes(app: FastAPI, lobby: Lobby, accounts: Accounts, body_of: Callable
     @app.post("/api/tables/{table_id}/rematch")
     async def rematch(table_id: str, request: Request) -> dict[str, Any]:
         """A new match with the same seats and settings; each player of the finished one who asks
-        gets their same seat there (the first to ask creates it)."""
+        gets their same seat there (the first to ask creates it).  Until `Lobby.rematch_hold` has
+        passed, the seats the finished match's people held are kept for them: nobody else may
+        take one.  With several workers `workers.Forward` sends this request to the owner of the
+        rematch once there is one."""
         table = _table(lobby, table_id)
         body = parse(Rematch, await body_of(request))
         account = accounts.current(request)
+        links = accounts.linked(table_id)
         seat = table.seat_of(body.token)
         if seat is None and account is not None:
-            seat = next((s for s, aid in accounts.linked(table_id).items() if aid == account.id), None)
+            seat = next((s for s, aid in links.items() if aid == account.id), None)
         if seat is None:
             raise TableError("bad_token", "only a player of this table may ask for a rematch", 403)
         if table.status != FINISHED:
             raise TableError("in_progress", "the match is not finished", 409)
-        new_id = accounts.rematch_of(table_id)
+        new_id = lobby.storage.rematch_of(table_id)
         new = lobby.get(new_id) if new_id else None
-        if new is None:
+        if new_id is None:
             s = table.settings
             request_body = CreateTable.model_validate({
                 "target": s.target, "seats": list(s.seats), "names": list(s.names), "substitute": s.substitute,
                 "turn_timer": s.turn_timer,
             })
-            new, _, _ = lobby.create(request_body, address_of(request))
-            accounts.set_rematch(table_id, new.id)
+            people = {i for i, st in enumerate(table.seats) if st.is_human and st.token_hash is not None} | set(links)
+            try:
+                new, _, _ = lobby.create(request_body, address_of(request), rematch_of=table_id, keep=people)
+            except sa.exc.IntegrityError:  # another worker made it meanwhile: ask again, to reach its owner
+                new = None
+        if new is None:
+            raise TableError("moved", "another server holds the rematch of this table; try again", 503)
         name = account.name if account is not None else table.seats[seat].name
-        linked = accounts.linked(table_id).get(seat)
+        linked = links.get(seat)
         if account is not None and linked is not None and linked != account.id:
             account = None  # the seat was another account's: join as its guest name
             name = table.seats[seat].name
-        got, token = new.join(seat, name)
+        got, token = new.join(seat, name, keeper=True)
         accounts.link(new.id, got, account if account is not None and linked == account.id else None)
         return {"table": new.info(), "seat": got, "token": token}
 
