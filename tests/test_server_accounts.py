@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import random
 import sqlite3
+import time
 import warnings
 from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -17,8 +19,10 @@ with warnings.catch_warnings():
 from server_helpers import play_over_websockets
 
 from belot.server import ratings
-from belot.server.accounts import COOKIE, LoginLimiter
+from belot.server.accounts import COOKIE, Accounts, LoginLimiter
 from belot.server.app import create_app
+from belot.server.errors import TableError
+from belot.server.storage import SCHEMA_VERSION, Storage, attempts_table, sessions_table
 
 PASSWORD = "correct horse battery"
 
@@ -214,7 +218,7 @@ def test_a_schema_4_database_gains_the_account_tables(tmp_path: Path) -> None:
         assert client.get(f"/api/tables/{table_id}").status_code == 200
         assert register(client, "Ivan").status_code == 201
     with sqlite3.connect(db) as c:
-        assert c.execute("SELECT value FROM belot_meta WHERE key = 'schema_version'").fetchone()[0] == "5"
+        assert c.execute("SELECT value FROM belot_meta WHERE key = 'schema_version'").fetchone()[0] == str(SCHEMA_VERSION)
 
 
 def test_registrations_per_address_are_limited(tmp_path: Path) -> None:
@@ -224,3 +228,132 @@ def test_registrations_per_address_are_limited(tmp_path: Path) -> None:
         assert register(client, "two", "short").status_code == 400  # a refused one counts too
         r = register(client, "three")
         assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_accounts"
+
+
+def test_a_schema_5_database_gains_the_attempts_and_reservations(tmp_path: Path) -> None:
+    """Migration 5 -> 6 adds belot_attempts and belot_reservations and keeps what is stored."""
+    with make_client(tmp_path) as client:
+        register(client, "Ivan")
+    db = tmp_path / "belot.sqlite3"
+    with sqlite3.connect(db) as c:
+        for name in ("belot_attempts", "belot_reservations"):
+            c.execute(f"DROP TABLE {name}")
+        c.execute("UPDATE belot_meta SET value = '5' WHERE key = 'schema_version'")
+    with make_client(tmp_path) as client:
+        assert client.post("/api/login", json={"name": "Ivan", "password": "wrong password"}).status_code == 401
+        assert client.post("/api/login", json={"name": "Ivan", "password": PASSWORD}).status_code == 200
+    with sqlite3.connect(db) as c:
+        assert c.execute("SELECT value FROM belot_meta WHERE key = 'schema_version'").fetchone()[0] == "6"
+        assert c.execute("SELECT count(*) FROM belot_attempts").fetchone()[0] == 2  # the failure, by address and name
+
+
+def two_accounts(db_url: str, now: list[float], tries: int) -> tuple[Accounts, Accounts]:
+    """Two workers' accounts on one database (each its own process's objects, as with --worker)."""
+    return tuple(Accounts(Storage(db_url), LoginLimiter(tries=tries, window=60, clock=lambda: now[0]),  # type: ignore[return-value]
+                          signups_per_hour=tries) for _ in range(2))
+
+
+def test_login_limit_is_shared_by_every_worker_on_the_database(db_url: str) -> None:
+    """Failures at one worker count at the others: N workers do not allow N times the guesses,
+    neither per address nor per name; old failures leave the table with the window."""
+    now = [1000.0]
+    a, b = two_accounts(db_url, now, tries=3)
+    try:
+        a.register("Elif", PASSWORD)
+        for accounts in (a, b, a):
+            with pytest.raises(TableError) as e:
+                accounts.login("Elif", "wrong password", "1.1.1.1")
+            assert e.value.code == "bad_login"
+        for accounts, address, name in ((b, "1.1.1.1", "nobody"), (a, "2.2.2.2", "ELIF"), (b, "3.3.3.3", "elif")):
+            with pytest.raises(TableError) as e:
+                accounts.login(name, PASSWORD, address)
+            assert (e.value.code, e.value.status) == ("too_many_logins", 429)
+            assert "try again in 61 seconds" in e.value.message
+        now[0] += 61
+        assert b.login("Elif", PASSWORD, "1.1.1.1").name == "Elif"  # a success leaves nothing counted
+        with pytest.raises(TableError):
+            a.login("Elif", "wrong password", "4.4.4.4")
+        with a.engine.connect() as c:  # the three old failures (address and name rows) are gone
+            assert c.execute(sa.select(sa.func.count()).select_from(attempts_table)).scalar() == 2
+    finally:
+        a.storage.close()
+        b.storage.close()
+
+
+def test_registration_limit_is_shared_by_every_worker_on_the_database(db_url: str) -> None:
+    now = [1000.0]
+    a, b = two_accounts(db_url, now, tries=2)
+    try:
+        a.check_signup("1.1.1.1")
+        b.check_signup("1.1.1.1")
+        for accounts in (a, b):
+            with pytest.raises(TableError) as e:
+                accounts.check_signup("1.1.1.1")
+            assert (e.value.code, e.value.status) == ("too_many_accounts", 429)
+        b.check_signup("2.2.2.2")
+        now[0] += 3601
+        a.check_signup("1.1.1.1")
+    finally:
+        a.storage.close()
+        b.storage.close()
+
+
+def test_expired_sessions_are_deleted(tmp_path: Path) -> None:
+    """At start and when sessions are made (at most hourly) the expired sessions leave the table;
+    live ones stay."""
+    with make_client(tmp_path) as client:
+        register(client, "Ivan")
+        accounts = client.app.state.accounts
+        with accounts.engine.begin() as c:
+            c.execute(sa.insert(sessions_table).values(token_hash="old", account_id=1, created=0.0, expires=1.0))
+        accounts._next_purge = 0.0  # an hour has passed since the last purge
+        client.post("/api/login", json={"name": "Ivan", "password": PASSWORD})
+        with accounts.engine.connect() as c:
+            hashes = {r.token_hash for r in c.execute(sa.select(sessions_table))}
+        assert "old" not in hashes and len(hashes) == 2  # the registration's session and the login's
+        with accounts.engine.begin() as c:
+            c.execute(sa.insert(sessions_table).values(token_hash="old", account_id=1, created=0.0, expires=1.0))
+        cookie = client.cookies.get(COOKIE)
+    with make_client(tmp_path) as client:  # a restart
+        client.cookies.set(COOKIE, cookie)
+        assert client.get("/api/me").json()["account"]["name"] == "Ivan"  # the cookie's session lives on
+        with client.app.state.accounts.engine.connect() as c:
+            assert c.execute(sa.select(sessions_table).where(sessions_table.c.token_hash == "old")).first() is None
+
+
+def test_rematch_keeps_the_seats_for_their_players_until_the_hold_lapses(tmp_path: Path) -> None:
+    """The first to ask creates the rematch; the other seats the finished match's people held are kept
+    for them: a stranger is refused (and the lobby does not list the table), their player gets the
+    seat (by the old token, or logged in by the account), and after the hold anyone may take it."""
+    with make_client(tmp_path, rematch_hold=120.0) as client:
+        other = TestClient(client.app)  # B's browser, logged in
+        register(other, "Bora")
+        r = client.post("/api/tables", json={"seats": ["human", "human", "human", "bot:random"], "target": 10,
+                                             "seat": 0, "name": "A"})
+        table_id, t0 = r.json()["table"]["id"], r.json()["token"]
+        t1 = other.post(f"/api/tables/{table_id}/join", json={"seat": 1}).json()["token"]
+        t2 = client.post(f"/api/tables/{table_id}/join", json={"seat": 2, "name": "C"}).json()["token"]
+        play_over_websockets(client, table_id, {0: t0, 1: t1, 2: t2}, random.Random(7))
+        lobby = client.app.state.lobby
+        now = [time.time()]
+        lobby.clock = lambda: now[0]
+        a = client.post(f"/api/tables/{table_id}/rematch", json={"token": t0}).json()
+        new_id = a["table"]["id"]
+        assert a["seat"] == 0 and [s["reserved"] for s in a["table"]["seats"]] == [False, True, True, False]
+        assert new_id not in [t["id"] for t in client.get("/api/tables").json()["tables"]]
+        lobby.tables.pop(new_id)  # read back from the database, as another worker would
+        stranger = TestClient(client.app)
+        for body in ({"seat": 1, "name": "X"}, {"seat": 2}, {}):
+            r = stranger.post(f"/api/tables/{new_id}/join", json=body)
+            assert r.status_code == 409 and r.json()["error"]["code"] == "seat_reserved", r.text
+            assert "kept for its player of the last match" in r.json()["error"]["message"]
+            assert "for 120 more seconds" in r.json()["error"]["message"]
+        b = other.post(f"/api/tables/{table_id}/rematch").json()  # no token: the account's seat
+        assert (b["table"]["id"], b["seat"]) == (new_id, 1) and b["table"]["seats"][1]["name"] == "Bora"
+        assert not b["table"]["seats"][1]["reserved"]
+        now[0] += 121  # C did not come back in time: the seat is open to anyone
+        assert new_id in [t["id"] for t in client.get("/api/tables").json()["tables"]]
+        r = stranger.post(f"/api/tables/{new_id}/join", json={"name": "X"})
+        assert r.status_code == 200 and r.json()["seat"] == 2 and r.json()["table"]["status"] == "playing"
+        r = client.post(f"/api/tables/{table_id}/rematch", json={"token": t2})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "seat_taken"

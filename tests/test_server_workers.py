@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 import pg
 import pytest
-from test_server_restart import start_server
+from test_server_restart import play_humans, start_server
 
 from belot.cards import CARD_NAMES
 from belot.game import CHANCE, Match
@@ -278,6 +278,38 @@ def test_every_worker_lists_every_table_and_forwards_to_its_owner() -> None:
                 finished = http.get(f"{url}/api/tables", params={"all": True}).json()["tables"]
                 assert {tid, bots} <= {t["id"] for t in finished}
                 assert http.get(f"{url}/api/tables/{bots}/record").status_code == 200
+    finally:
+        for p, _ in workers:
+            p.kill()
+            p.wait(timeout=10)
+
+
+@pytest.mark.slow
+def test_a_rematch_keeps_its_seats_whichever_worker_is_asked() -> None:
+    """The rematch's kept seats are in the database, and a request for the rematch reaches the owner
+    of the new table: a stranger is refused at any worker, the other player gets the seat through
+    the worker that does not own it."""
+    db = pg.cluster().new_database()
+    workers = [start_server(db, "--worker", "--bot-delay", "0") for _ in range(2)]
+    try:
+        (_, a), (_, b) = workers
+        with httpx.Client(base_url=a, timeout=10) as http:
+            r = http.post("/api/tables", json={"seats": ["human", "bot:random", "human", "bot:random"], "target": 1,
+                                               "seat": 0, "name": "ana"})
+            tid, t0 = r.json()["table"]["id"], r.json()["token"]
+            t2 = http.post(f"/api/tables/{tid}/join", json={"seat": 2, "name": "ivo"}).json()["token"]
+            play_humans(http, tid, {0: t0, 2: t2}, random.Random(3), lambda m: m["view"]["winner"] is not None)
+        with httpx.Client(timeout=10) as http:
+            first = http.post(f"{b}/api/tables/{tid}/rematch", json={"token": t0})
+            assert first.status_code == 200, first.text
+            new = first.json()["table"]["id"]
+            for url in (a, b):
+                r = http.post(f"{url}/api/tables/{new}/join", json={"seat": 2, "name": "eve"})
+                assert r.status_code == 409 and r.json()["error"]["code"] == "seat_reserved", r.text
+            second = http.post(f"{a}/api/tables/{tid}/rematch", json={"token": t2})
+            assert second.status_code == 200, second.text
+            assert (second.json()["table"]["id"], second.json()["seat"]) == (new, 2)
+            assert second.json()["table"]["status"] == "playing"
     finally:
         for p, _ in workers:
             p.kill()

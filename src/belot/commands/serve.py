@@ -60,6 +60,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="with --worker: where the other workers reach this one (default http://HOST:PORT)")
     p.add_argument("--grace", type=_seconds, default=60.0,
                    help="seconds a disconnected player keeps the seat before a bot plays it (default 60)")
+    p.add_argument("--rematch-hold", type=_seconds, default=120.0, metavar="SECONDS",
+                   help="seconds a rematch keeps each seat for its player of the finished match (default 120)")
     p.add_argument("--bot-delay", type=_seconds, default=0.5,
                    help="seconds a bot waits before acting (default 0.5)")
     p.add_argument("--bots", type=_bots, default="local", metavar="local|ray[=ADDRESS]",
@@ -186,7 +188,8 @@ def run(args: argparse.Namespace) -> int:
     worker = None
     if args.worker:
         worker = Worker(args.advertise or f"http://{host}:{port}")
-    app = create_app(storage, bot_delay=args.bot_delay, grace=args.grace, limits=limits, bots=bots, worker=worker)
+    app = create_app(storage, bot_delay=args.bot_delay, grace=args.grace, limits=limits, bots=bots, worker=worker,
+                     rematch_hold=args.rematch_hold)
     _raise_open_files(limits.ws_total + 1024)
     # A client message is a small JSON object: 64 KiB is plenty and bounds what one socket can send.
     # Past limit_concurrency uvicorn answers 503 at once, where running out of file descriptors

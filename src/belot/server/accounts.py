@@ -3,9 +3,11 @@
 Guests still play with no account. An account is a name (`names.clean_name`, unique ignoring case)
 and a password, of which only an argon2id hash is stored (`argon2-cffi`). Logging in sets the
 cookie ``belot_session`` (HttpOnly, SameSite=Lax, Secure over https) holding a random token of which
-the database keeps only the SHA-256, like a seat's token. Failed logins are counted per client
-address and per account name (`LoginLimiter`): past the limit a login is refused with 429 for a
-while, whatever the password. Passwords and tokens are never logged nor sent back.
+the database keeps only the SHA-256, like a seat's token; expired sessions are deleted (at start,
+then at most hourly as sessions are made). Failed logins are counted per client address and per
+account name in the database, so every worker on it shares the count (`LoginLimiter`): past the
+limit a login is refused with 429 for a while, whatever the password. Passwords and tokens are
+never logged nor sent back.
 
 A logged-in player who creates or joins a table plays under the account's name, and the seat is
 linked to the account (``belot_seat_accounts``): the lobby lists the account's running tables from
@@ -19,8 +21,7 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from collections import defaultdict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import FastAPI, Request, Response
 from pydantic import Field, field_validator
+from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
 
 from . import ratings
@@ -41,7 +43,7 @@ from .storage import (
     Storage,
     account_games_table,
     accounts_table,
-    rematches_table,
+    attempts_table,
     seat_accounts_table,
     sessions_table,
     tables_table,
@@ -52,6 +54,7 @@ if TYPE_CHECKING:
 
 COOKIE = "belot_session"
 SESSION_DAYS = 30
+SESSION_PURGE_EVERY = 3600.0  # seconds between two deletions of the expired sessions (a scan of the table)
 MIN_PASSWORD = 8
 MAX_PASSWORD = 256  # argon2 takes any length; a bound keeps a request's hashing cost bounded
 HASHER = PasswordHasher()  # argon2id, the library's default cost (RFC 9106 low-memory profile)
@@ -99,37 +102,108 @@ def rating_json(mu: float, sigma: float) -> dict[str, float]:
 
 
 class LoginLimiter:
-    """Failed logins per client address and per account name in a sliding window.
+    """Failed logins per client address and per account name in a sliding window, counted in the
+    database (``belot_attempts``), so that every worker on one database shares the count.
 
     ``tries`` failures within ``window`` seconds, by an address or against a name, refuse the next
-    login from that address or for that name until the oldest failure leaves the window.
+    login from that address or for that name until the oldest failure leaves the window. The clock
+    is wall-clock time, which every worker reads alike (tests inject their own). Rows leave the
+    table as they leave the window. A limiter that no `Accounts` has bound to its database (a test
+    of the limiter alone) counts in a private database in memory.
     """
 
-    def __init__(self, tries: int = 5, window: float = 300.0, clock: Callable[[], float] = time.monotonic) -> None:
-        self.tries, self.window, self.clock = tries, window, clock
-        self.failures: dict[str, deque[float]] = defaultdict(deque)
+    def __init__(self, tries: int = 5, window: float = 300.0, clock: Callable[[], float] = time.time,
+                 scope: str = "login") -> None:
+        self.tries, self.window, self.clock, self.scope = tries, window, clock, scope
+        self.engine: Engine | None = None
 
-    def _recent(self, key: str) -> deque[float]:
-        q = self.failures[key]
+    def bind(self, engine: Engine) -> None:
+        if self.engine is None:
+            self.engine = engine
+
+    def _db(self) -> Engine:
+        if self.engine is None:
+            self.engine = sa.create_engine("sqlite://", poolclass=sa.pool.StaticPool,
+                                           connect_args={"check_same_thread": False})
+            attempts_table.create(self.engine)
+        return self.engine
+
+    def keys(self, address: str, name: str | None = None) -> list[str]:
+        """What is counted: the address, and the name (as accounts compare names) if given."""
+        keys = [f"{self.scope}:a:{address}"]
+        if name is not None:
+            keys.append(f"{self.scope}:n:{name_key(name)}")
+        return keys
+
+    def over(self, keys: list[str], besides: Sequence[int] = ()) -> tuple[int, float] | None:
+        """(attempts, the oldest's time) of the first key with ``tries`` attempts in the window, not
+        counting the attempts ``besides``; None if no key is at its limit."""
+        t = attempts_table.c
+        with self._db().connect() as c:
+            for key in keys:
+                q = sa.select(sa.func.count(), sa.func.min(t.at)).where(t.key == key, t.at > self.clock() - self.window)
+                if besides:
+                    q = q.where(t.id.not_in(besides))
+                n, oldest = c.execute(q).one()
+                if n >= self.tries:
+                    return int(n), float(oldest)
+        return None
+
+    def record(self, keys: list[str]) -> list[int]:
+        """Count an attempt under each key (and drop this scope's attempts that left the window)."""
+        t = attempts_table
         now = self.clock()
-        while q and q[0] <= now - self.window:
-            q.popleft()
-        if not q:
-            self.failures.pop(key, None)
-        return q
+        with self._db().begin() as c:
+            c.execute(sa.delete(t).where(t.c.key.startswith(f"{self.scope}:", autoescape=True),
+                                         t.c.at <= now - self.window))
+            ids = []
+            for key in keys:
+                row = c.execute(sa.insert(t).values(key=key, at=now)).inserted_primary_key
+                assert row is not None
+                ids.append(int(row[0]))
+            return ids
+
+    def forget(self, ids: Sequence[int]) -> None:
+        with self._db().begin() as c:
+            c.execute(sa.delete(attempts_table).where(attempts_table.c.id.in_(ids)))
+
+    def hit(self, keys: list[str]) -> tuple[list[int], tuple[int, float] | None]:
+        """One more attempt under ``keys``: its ids, or none and what `over` says if a key was at its
+        limit (then nothing stays counted).
+
+        The attempt is stored before the others are counted: of attempts made at once (in one
+        worker or several) the later ones see the earlier, so no more than ``tries`` get through.
+        """
+        ids = self.record(keys)
+        full = self.over(keys, besides=ids)
+        if full is not None:
+            self.forget(ids)
+            return [], full
+        return ids, None
+
+    def wait(self, oldest: float) -> int:
+        """Whole seconds until an attempt made at ``oldest`` leaves the window (at least 1)."""
+        return max(1, int(oldest + self.window - self.clock()) + 1)
+
+    def attempt(self, address: str, name: str) -> list[int]:
+        """A login from ``address`` for ``name``, counted as a failure until `forget` (it succeeded);
+        TableError (429) and nothing counted when the address or the name is at its limit."""
+        ids, full = self.hit(self.keys(address, name))
+        if full is not None:
+            raise self._refusal(full[1])
+        return ids
 
     def check(self, address: str, name: str) -> None:
-        for key in (f"a:{address}", f"n:{name_key(name)}"):
-            q = self._recent(key)
-            if len(q) >= self.tries:
-                wait = max(1, int(q[0] + self.window - self.clock()) + 1)
-                raise TableError("too_many_logins", f"too many failed logins from your address or for this name; "
-                                 f"try again in {wait} seconds", 429)
+        full = self.over(self.keys(address, name))
+        if full is not None:
+            raise self._refusal(full[1])
 
     def failed(self, address: str, name: str) -> None:
-        now = self.clock()
-        for key in (f"a:{address}", f"n:{name_key(name)}"):
-            self.failures[key].append(now)
+        self.record(self.keys(address, name))
+
+    def _refusal(self, oldest: float) -> TableError:
+        return TableError("too_many_logins", f"too many failed logins from your address or for this name; "
+                          f"try again in {self.wait(oldest)} seconds", 429)
 
 
 class Accounts:
@@ -139,15 +213,17 @@ class Accounts:
         self.storage = storage
         self.engine = storage.engine
         self.limiter = limiter or LoginLimiter()
+        self.limiter.bind(self.engine)
         # Each registration costs an argon2 hash (tens of ms and 64 MiB): a flood of them is refused.
-        self.signups = LoginLimiter(tries=signups_per_hour, window=3600.0, clock=self.limiter.clock)
+        self.signups = LoginLimiter(tries=signups_per_hour, window=3600.0, clock=self.limiter.clock, scope="signup")
+        self.signups.bind(self.engine)
+        self._next_purge = 0.0  # when `new_session` next deletes the expired sessions
 
     def check_signup(self, address: str) -> None:
-        q = self.signups._recent(f"a:{address}")
-        if len(q) >= self.signups.tries:
-            raise TableError("too_many_accounts", f"your address registered {len(q)} accounts in the last hour "
+        _, full = self.signups.hit(self.signups.keys(address))
+        if full is not None:
+            raise TableError("too_many_accounts", f"your address registered {full[0]} accounts in the last hour "
                              f"(at most {self.signups.tries}); try again later", 429)
-        self.signups.failures[f"a:{address}"].append(self.signups.clock())
 
     # -- accounts and sessions ------------------------------------------------------------------
 
@@ -175,7 +251,8 @@ class Accounts:
         return None if row is None else _account(row)
 
     def login(self, name: str, password: str, address: str) -> Account:
-        self.limiter.check(address, name)
+        # Counted as a failure from the start: guesses sent at once all count while argon2 runs.
+        attempt = self.limiter.attempt(address, name)
         with self.engine.connect() as c:
             row = c.execute(sa.select(accounts_table).where(accounts_table.c.name_key == name_key(name))).first()
         ok = False
@@ -185,8 +262,8 @@ class Accounts:
         except (VerificationError, InvalidHashError):
             ok = False
         if row is None or not ok:
-            self.limiter.failed(address, name)
             raise TableError("bad_login", "wrong name or password", 401)
+        self.limiter.forget(attempt)
         return _account(row)
 
     def new_session(self, account: Account) -> str:
@@ -196,7 +273,16 @@ class Accounts:
             c.execute(sa.insert(sessions_table).values(
                 token_hash=token_hash(token), account_id=account.id, created=now, expires=now + SESSION_DAYS * 86400,
             ))
+        if now >= self._next_purge:
+            self.purge_sessions()
         return token
+
+    def purge_sessions(self) -> int:
+        """Delete the expired sessions (at start, then at most hourly); returns how many."""
+        now = time.time()
+        self._next_purge = now + SESSION_PURGE_EVERY
+        with self.engine.begin() as c:
+            return int(c.execute(sa.delete(sessions_table).where(sessions_table.c.expires <= now)).rowcount)
 
     def end_session(self, token: str | None) -> None:
         if token:
@@ -324,16 +410,6 @@ class Accounts:
                              .order_by((a.mu - 3 * a.sigma).desc(), a.name_key).limit(limit)).all()
         return [_account(r).to_json() for r in rows]
 
-    def rematch_of(self, table_id: str) -> str | None:
-        with self.engine.connect() as c:
-            row = c.execute(sa.select(rematches_table.c.new_table_id)
-                            .where(rematches_table.c.table_id == table_id)).first()
-        return None if row is None else str(row[0])
-
-    def set_rematch(self, table_id: str, new_table_id: str) -> None:
-        with self.engine.begin() as c:
-            c.execute(sa.insert(rematches_table).values(table_id=table_id, new_table_id=new_table_id))
-
 
 _DUMMY_HASH = HASHER.hash(secrets.token_urlsafe(16))
 
@@ -414,33 +490,42 @@ def add_routes(app: FastAPI, lobby: Lobby, accounts: Accounts, body_of: Callable
     @app.post("/api/tables/{table_id}/rematch")
     async def rematch(table_id: str, request: Request) -> dict[str, Any]:
         """A new match with the same seats and settings; each player of the finished one who asks
-        gets their same seat there (the first to ask creates it)."""
+        gets their same seat there (the first to ask creates it).  Until `Lobby.rematch_hold` has
+        passed, the seats the finished match's people held are kept for them: nobody else may
+        take one.  With several workers `workers.Forward` sends this request to the owner of the
+        rematch once there is one."""
         table = _table(lobby, table_id)
         body = parse(Rematch, await body_of(request))
         account = accounts.current(request)
+        links = accounts.linked(table_id)
         seat = table.seat_of(body.token)
         if seat is None and account is not None:
-            seat = next((s for s, aid in accounts.linked(table_id).items() if aid == account.id), None)
+            seat = next((s for s, aid in links.items() if aid == account.id), None)
         if seat is None:
             raise TableError("bad_token", "only a player of this table may ask for a rematch", 403)
         if table.status != FINISHED:
             raise TableError("in_progress", "the match is not finished", 409)
-        new_id = accounts.rematch_of(table_id)
+        new_id = lobby.storage.rematch_of(table_id)
         new = lobby.get(new_id) if new_id else None
-        if new is None:
+        if new_id is None:
             s = table.settings
             request_body = CreateTable.model_validate({
                 "target": s.target, "seats": list(s.seats), "names": list(s.names), "substitute": s.substitute,
                 "turn_timer": s.turn_timer,
             })
-            new, _, _ = lobby.create(request_body, address_of(request))
-            accounts.set_rematch(table_id, new.id)
+            people = {i for i, st in enumerate(table.seats) if st.is_human and st.token_hash is not None} | set(links)
+            try:
+                new, _, _ = lobby.create(request_body, address_of(request), rematch_of=table_id, keep=people)
+            except sa.exc.IntegrityError:  # another worker made it meanwhile: ask again, to reach its owner
+                new = None
+        if new is None:
+            raise TableError("moved", "another server holds the rematch of this table; try again", 503)
         name = account.name if account is not None else table.seats[seat].name
-        linked = accounts.linked(table_id).get(seat)
+        linked = links.get(seat)
         if account is not None and linked is not None and linked != account.id:
             account = None  # the seat was another account's: join as its guest name
             name = table.seats[seat].name
-        got, token = new.join(seat, name)
+        got, token = new.join(seat, name, keeper=True)
         accounts.link(new.id, got, account if account is not None and linked == account.id else None)
         return {"table": new.info(), "seat": got, "token": token}
 

@@ -55,7 +55,7 @@ The API is up: <a href="/api/tables">/api/tables</a>; see docs/protocol.md.</p><
 def create_app(
     storage: Storage | str, *, bot_delay: float = 0.5, grace: float = 60.0, static_dir: Path | None = None,
     limits: Limits | None = None, bots: Bots | None = None, analysis_worlds: tuple[int, int] | None = None,
-    login_limiter: LoginLimiter | None = None, worker: Worker | None = None,
+    login_limiter: LoginLimiter | None = None, worker: Worker | None = None, rematch_hold: float = 120.0,
 ) -> FastAPI:
     """The app over ``storage`` (a `Storage` or a SQLAlchemy URL); unfinished tables restore on start.
 
@@ -67,11 +67,12 @@ def create_app(
     (`accounts.LoginLimiter`).
     ``worker``: this app is one of several workers on one database server (`workers.Worker`):
     it plays the tables it holds the lease of, and forwards the requests of the others' tables.
+    ``rematch_hold``: seconds a rematch keeps the seats of the finished match's players for them.
     The app closes the storage and the bots when it shuts down.
     """
     limits = limits or Limits()
     store = Storage(storage, checkpoint_every=1.0) if isinstance(storage, str) else storage
-    lobby = Lobby(store, bot_delay=bot_delay, grace=grace, bots=bots, limits=limits)
+    lobby = Lobby(store, bot_delay=bot_delay, grace=grace, bots=bots, limits=limits, rematch_hold=rematch_hold)
     quota = lobby.quota
     accounts = Accounts(store, login_limiter)
     lobby.on_finished.append(accounts.finished)
@@ -84,6 +85,7 @@ def create_app(
         lobby.bots.start()
         if worker is not None:
             worker.start(lobby)
+        accounts.purge_sessions()
         n = lobby.restore_all()
         if n:
             log.info("restored %d unfinished table(s)", n)

@@ -16,6 +16,10 @@ action numbering, say), so an old database migrates the same way forever.
 * 4 -> 5: accounts (issue 21): ``belot_accounts``, ``belot_sessions``, ``belot_seat_accounts``
   (which account holds a seat), ``belot_account_games`` (an account's finished matches and its
   rating before and after each) and ``belot_rematches``. New tables only; nothing existing changes.
+* 5 -> 6: what several workers on one database must see alike: ``belot_attempts`` (failed logins
+  and registrations, which were counted in each process's memory, so N workers allowed N times the
+  guesses) and ``belot_reservations`` (a rematch's seats kept for their players a while). New
+  tables only.
 """
 
 from __future__ import annotations
@@ -177,7 +181,28 @@ def _to_5(c: sa.Connection) -> None:
     m.create_all(c, tables=[t for name, t in m.tables.items() if name != "belot_tables"], checkfirst=True)
 
 
-STEPS: dict[int, Callable[[sa.Connection], None]] = {2: _to_2, 3: _to_3, 4: _to_4, 5: _to_5}
+# -- 5 -> 6 --------------------------------------------------------------------------------------
+
+
+def _to_6(c: sa.Connection) -> None:
+    """The attempts of the login limits and the rematches' kept seats, as schema 6 defined them."""
+    m = sa.MetaData()
+    sa.Table("belot_tables", m, sa.Column("id", sa.String(32), primary_key=True))
+    sa.Table(
+        "belot_attempts", m,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("key", sa.String(200), nullable=False), sa.Column("at", sa.Float, nullable=False),
+        sa.Index("belot_attempts_by_key", "key", "at"), sa.Index("belot_attempts_by_time", "at"),
+    )
+    sa.Table(
+        "belot_reservations", m,
+        sa.Column("table_id", sa.String(32), sa.ForeignKey("belot_tables.id"), primary_key=True),
+        sa.Column("seat", sa.Integer, primary_key=True), sa.Column("until", sa.Float, nullable=False, index=True),
+    )
+    m.create_all(c, tables=[t for name, t in m.tables.items() if name != "belot_tables"], checkfirst=True)
+
+
+STEPS: dict[int, Callable[[sa.Connection], None]] = {2: _to_2, 3: _to_3, 4: _to_4, 5: _to_5, 6: _to_6}
 """The step that makes each version from the one before it."""
 
 __all__ = ["STEPS", "v1_move"]

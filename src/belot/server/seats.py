@@ -1,13 +1,16 @@
-"""Who sits where at a table: the four seats, the secret tokens that hold them, their connections
-and the bot that plays a seat nobody holds (or whose player is away)."""
+"""Who sits where at a table: the four seats, the secret tokens that hold them, the seats kept for
+their players of the last match (a rematch), their connections and the bot that plays a seat
+nobody holds (or whose player is away)."""
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
 import hmac
+import math
 import secrets
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +42,7 @@ class Seat:
     connections: set[Connection] = field(default_factory=set)
     away: bool = False  # a taken human seat whose player has been gone longer than the grace period
     grace_task: asyncio.Task[None] | None = None
+    kept_until: float | None = None  # a rematch keeps the seat for its last player until then (wall clock)
 
     @property
     def is_human(self) -> bool:
@@ -52,10 +56,11 @@ class Seat:
 class Seats:
     """The four seats of one table, and the spectators' connections."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, clock: Callable[[], float] = time.time) -> None:
         self.settings = settings
         self.seats = [Seat(kind) for kind in settings.seats]
         self.spectators: set[Connection] = set()
+        self.clock = clock
 
     def __getitem__(self, s: int) -> Seat:
         return self.seats[s]
@@ -73,11 +78,24 @@ class Seats:
                 return s
         return None
 
-    def choose(self, seat: int | None) -> int:
-        """The seat a join asks for (None: the first free human seat); TableError if it cannot be had."""
+    def kept(self, s: int) -> float:
+        """Seconds seat ``s`` is still kept for its player of the last match (0: not kept)."""
+        until = self.seats[s].kept_until
+        return 0.0 if until is None else max(0.0, until - self.clock())
+
+    def free(self) -> list[int]:
+        """The human seats anyone may take now: nobody holds them and none is kept for its player."""
+        return [s for s, st in enumerate(self.seats) if st.is_human and st.token_hash is None and not self.kept(s)]
+
+    def choose(self, seat: int | None, keeper: bool = False) -> int:
+        """The seat a join asks for (None: the first free human seat); TableError if it cannot be had.
+        ``keeper``: the one asking is the player a kept seat is kept for."""
         if seat is None:
-            free = [s for s, st in enumerate(self.seats) if st.is_human and st.token_hash is None]
+            free = self.free()
             if not free:
+                kept = [s for s, st in enumerate(self.seats) if st.is_human and st.token_hash is None]
+                if kept:
+                    raise self._kept(min(kept, key=self.kept), "every free seat of this table is")
                 raise TableError("table_full", "every human seat of this table is taken", 409)
             seat = free[0]
         st = self.seats[seat]
@@ -85,7 +103,13 @@ class Seats:
             raise TableError("not_human_seat", f"seat {seat} is played by {st.kind}", 409)
         if st.token_hash is not None:
             raise TableError("seat_taken", f"seat {seat} is taken", 409)
+        if not keeper and self.kept(seat):
+            raise self._kept(seat, f"seat {seat} is")
         return seat
+
+    def _kept(self, seat: int, what: str) -> TableError:
+        return TableError("seat_reserved", f"{what} kept for its player of the last match (a rematch) for "
+                          f"{math.ceil(self.kept(seat))} more seconds; then anyone may take it", 409)
 
     def new_token(self) -> tuple[str, str]:
         """A fresh secret token and its hash."""
@@ -131,6 +155,7 @@ class Seats:
                 "bot": None if human else seat.kind,
                 "name": self.name(s) if human else seat.kind,
                 "taken": seat.taken,
+                "reserved": human and seat.token_hash is None and self.kept(s) > 0,
                 "connected": bool(seat.connections) if human else True,
                 "bot_playing": self.bot_playing(s),
             })

@@ -29,7 +29,7 @@ from sqlalchemy.engine import Engine
 from ..record import Move
 from .migrations import STEPS
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 log = logging.getLogger("belot.server")
 
 metadata = sa.MetaData()
@@ -133,6 +133,22 @@ rematches_table = sa.Table(
     sa.Column("new_table_id", sa.String(32), sa.ForeignKey("belot_tables.id"), nullable=False),
 )
 
+# -- schema 6: what every worker on the database must see alike ----------------------------------
+attempts_table = sa.Table(
+    "belot_attempts", metadata,  # failed logins and registrations in their window (accounts.LoginLimiter)
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("key", sa.String(200), nullable=False),  # "login:a:ADDRESS", "login:n:NAME KEY", "signup:a:ADDRESS"
+    sa.Column("at", sa.Float, nullable=False),  # wall-clock time, as every worker reads it
+    sa.Index("belot_attempts_by_key", "key", "at"),
+    sa.Index("belot_attempts_by_time", "at"),
+)
+reservations_table = sa.Table(
+    "belot_reservations", metadata,  # a rematch's seats kept for the players of the finished match
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("belot_tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("until", sa.Float, nullable=False, index=True),
+)
+
 
 # Several workers on one database (``belot serve --worker``): each table in play is owned by one
 # worker, that holds its lease until ``expires`` (renewed by the owner's heartbeat).  A table
@@ -196,6 +212,7 @@ class StoredTable:
     deals: list[DealRow] = field(default_factory=list)
     moves: list[tuple[int, Move, bool]] = field(default_factory=list)  # (seat, move, bot) by seq
     record: str | None = None
+    kept: dict[int, float] = field(default_factory=dict)  # seat -> until when a rematch keeps it for its player
 
 
 class StorageError(RuntimeError):
@@ -292,8 +309,11 @@ class Storage:
 
     def create_table(
         self, table_id: str, seed: int, settings: dict[str, Any], status: str, first_deal: DealRow,
-        open: bool = False,
+        open: bool = False, rematch_of: str | None = None, kept: dict[int, float] | None = None,
     ) -> float:
+        """Store a new table; ``rematch_of``: it is the rematch of that finished table, whose players
+        ``kept`` seats wait for (seat -> until when).  Each finished table has one rematch: a second
+        one (another worker made it meanwhile) raises IntegrityError, and nothing is stored."""
         created = time.time()
         with self.engine.begin() as c:
             c.execute(sa.insert(tables_table).values(
@@ -306,6 +326,13 @@ class Storage:
                 table_id=table_id, deal_index=first_deal.deal_index, dealer=first_deal.dealer,
                 hands=json.dumps(first_deal.hands),
             ))
+            if rematch_of is not None:
+                c.execute(sa.insert(rematches_table).values(table_id=rematch_of, new_table_id=table_id))
+            if kept:
+                c.execute(sa.delete(reservations_table).where(reservations_table.c.until < created))
+                c.execute(sa.insert(reservations_table), [
+                    {"table_id": table_id, "seat": s, "until": until} for s, until in kept.items()
+                ])
         return created
 
     def set_seat(
@@ -321,6 +348,8 @@ class Storage:
                 .where(seats_table.c.table_id == table_id, seats_table.c.seat == seat)
                 .values(token_hash=token_hash, name=name)
             )
+            rc = reservations_table.c
+            c.execute(sa.delete(reservations_table).where(rc.table_id == table_id, rc.seat == seat))  # taken or given up
             values: dict[str, Any] = {}
             if status is not None:
                 values["status"] = status
@@ -469,6 +498,13 @@ class Storage:
         with self.engine.connect() as c:
             return [(r[0], r[1]) for r in c.execute(q)]
 
+    def rematch_of(self, table_id: str) -> str | None:
+        """The id of the rematch of the finished table ``table_id``, if one was made."""
+        with self.engine.connect() as c:
+            row = c.execute(sa.select(rematches_table.c.new_table_id)
+                            .where(rematches_table.c.table_id == table_id)).first()
+        return None if row is None else str(row[0])
+
     def recent_ids(self, limit: int = 100) -> list[str]:
         with self.engine.connect() as c:
             rows = c.execute(sa.select(tables_table.c.id).order_by(tables_table.c.created.desc()).limit(limit))
@@ -497,9 +533,11 @@ class Storage:
                     .order_by(moves_table.c.seq)
                 )
             ]
+            kept = {r.seat: r.until for r in c.execute(
+                sa.select(reservations_table).where(reservations_table.c.table_id == table_id))}
         return StoredTable(
             id=t.id, created=t.created, seed=t.seed, settings=json.loads(t.settings), status=t.status,
-            seats=seats, deals=deals, moves=moves, record=t.record,
+            seats=seats, deals=deals, moves=moves, record=t.record, kept=kept,
         )
 
 

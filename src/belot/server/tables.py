@@ -14,7 +14,8 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Collection
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -56,7 +57,7 @@ class Table:
         self.status = status
         self.seq = 0  # actions applied in the whole match
         self.last_action: tuple[int, int, bool] | None = None  # (seat, action, by a bot)
-        self.seats = Seats(settings)
+        self.seats = Seats(settings, lobby.clock)
         self.log = GameLog(lobby.storage, table_id, seed)
         self.turns = Turns(self, lobby.bot_delay, lobby.grace)
         self.messages = Messages(self)
@@ -220,18 +221,19 @@ class Table:
 
     # -- seats ---------------------------------------------------------------------------------------
 
-    def join(self, seat: int | None, name: str | None) -> tuple[int, str]:
+    def join(self, seat: int | None, name: str | None, keeper: bool = False) -> tuple[int, str]:
         """Give a human seat (None: the first free one) to a new token; the match starts when the last
-        human seat is taken.  ``name`` is already checked (`requests.JoinSeat`)."""
+        human seat is taken.  ``name`` is already checked (`requests.JoinSeat`).  ``keeper``: the
+        one joining is the player of the last match the seat is kept for (a rematch)."""
         if self.status == FINISHED:
             raise TableError("match_over", "the match is over", 409)
-        seat = self.seats.choose(seat)
+        seat = self.seats.choose(seat, keeper)
         token, token_hash = self.seats.new_token()
         new_status = PLAYING if self.status == WAITING and self.seats.all_taken_but(seat) else None
         listed = any(st.is_human and st.token_hash is None for i, st in enumerate(self.seats) if i != seat)
         self.log.set_seat(seat, token_hash, name, new_status, open=listed)
         st = self.seats[seat]
-        st.token_hash, st.name, st.away = token_hash, name, False
+        st.token_hash, st.name, st.away, st.kept_until = token_hash, name, False, None
         if new_status is not None:
             self.status = new_status
         self.turns.start_grace(seat)  # until a socket connects, the grace period runs
@@ -256,7 +258,7 @@ class Table:
             raise TableError("bad_token", "this token holds no seat of this table", 403)
         st = self.seats[seat]
         self.log.set_seat(seat, None, None, open=self.status != FINISHED)
-        st.token_hash, st.name, st.away = None, None, False
+        st.token_hash, st.name, st.away, st.kept_until = None, None, False, None
         self.turns.stop_grace(seat)
         gone = TableError("bad_token", "you left this seat").to_json(self.seq)
         for c in st.connections:
@@ -279,10 +281,13 @@ class Lobby:
     """Every table this server knows: creates them, restores them from storage, finds them."""
 
     def __init__(self, storage: Storage, bot_delay: float = 0.5, grace: float = 60.0, bots: Bots | None = None,
-                 limits: Limits | None = None) -> None:
+                 limits: Limits | None = None, rematch_hold: float = 120.0) -> None:
         self.storage = storage
         self.bot_delay = bot_delay
         self.grace = grace
+        self.rematch_hold = rematch_hold  # seconds a rematch keeps the seats of the last match's players
+        # When a kept seat lapses: wall-clock time, which every worker reads alike (tests set their own).
+        self.clock: Callable[[], float] = time.time
         self.bots: Bots = bots or InlineBots()
         self.limits = limits or Limits()
         self.quota = Quota(self.limits)
@@ -293,9 +298,12 @@ class Lobby:
         self._waiting_by: dict[str, set[str]] = {}  # client address -> tables it created, maybe waiting
         self.on_finished: list[Callable[[Table], None]] = []  # called when a match ends (accounts' ratings)
 
-    def create(self, request: CreateTable, address: str = "") -> tuple[Table, int | None, str | None]:
+    def create(self, request: CreateTable, address: str = "", rematch_of: str | None = None,
+               keep: Collection[int] = ()) -> tuple[Table, int | None, str | None]:
         """A new table as ``request`` asks, created by the client at ``address``; TableError (429)
-        over a limit of `limits.Limits`, and then nothing is stored."""
+        over a limit of `limits.Limits`, and then nothing is stored.  ``rematch_of``: the table is
+        the rematch of that finished one, and the seats ``keep`` are kept for their players of it
+        for `rematch_hold` seconds (`Storage.create_table` says what happens to a second rematch)."""
         settings = request.settings()
         free = settings.seats.count(HUMAN) - (request.seat is not None)
         if HUMAN not in settings.seats:
@@ -307,11 +315,14 @@ class Lobby:
         match = new_match(settings.target, seed, settings.rules())
         table_id = secrets.token_hex(5)
         status = PLAYING if HUMAN not in settings.seats else WAITING
+        kept = {s: self.clock() + self.rematch_hold for s in keep}
         created = self.storage.create_table(table_id, seed, settings.to_json(), status, deal_row(match, 0),
-                                            open=HUMAN in settings.seats)
+                                            open=HUMAN in settings.seats, rematch_of=rematch_of, kept=kept)
         if self.worker is not None:
             self.storage.claim(table_id, self.worker)  # nobody else knows the id yet
         table = Table(self, table_id, seed, settings, match, created, status)
+        for s, until in kept.items():
+            table.seats[s].kept_until = until
         self.tables[table_id] = table
         if free > 0:
             self._waiting_by.setdefault(address, set()).add(table_id)
@@ -404,15 +415,18 @@ class Lobby:
         for s, (token_hash, name) in stored.seats.items():
             table.seats[s].token_hash = token_hash
             table.seats[s].name = None if name is None else clean_stored_name(name)
+            table.seats[s].kept_until = stored.kept.get(s)
         if stored.moves:
             seat, move, bot = stored.moves[-1]
             table.last_action = (seat, action_of(move), bot)
         return table
 
     def open_page(self, limit: int, before: tuple[float, str] | None = None) -> tuple[list[Table], tuple[float, str] | None]:
-        """A page of the tables with a free human seat, newest first, and the cursor of the next page."""
+        """A page of the tables with a free human seat, newest first, and the cursor of the next page.
+        A table whose free seats are all kept for the players of a rematch is left out until they lapse
+        (the page may then hold fewer tables; the cursor still runs through them all)."""
         rows = self.storage.open_page(limit, before)
-        found = [t for t in (self.peek(table_id) for _created, table_id in rows) if t is not None]
+        found = [t for t in (self.peek(table_id) for _created, table_id in rows) if t is not None and t.seats.free()]
         return found, (rows[-1] if len(rows) == limit else None)
 
     def close(self) -> None:

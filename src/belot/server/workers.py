@@ -89,8 +89,12 @@ class Forward:
         if scope["type"] in ("http", "websocket"):
             m = TABLE_PATH.match(scope["path"])
             forwarded = any(k == FORWARDED for k, _ in scope.get("headers", ()))
-            if m and not forwarded and m.group(1) not in self.lobby.tables:
-                owner = self.lobby.storage.owner_of(m.group(1))
+            table_id = m.group(1) if m else None
+            if table_id is not None and scope["path"].endswith("/rematch"):
+                # A rematch seats the player at the new table: its owner must answer.
+                table_id = self.lobby.storage.rematch_of(table_id) or table_id
+            if table_id is not None and not forwarded and table_id not in self.lobby.tables:
+                owner = self.lobby.storage.owner_of(table_id)
                 if owner is not None and owner[0] != self.worker.id:
                     if scope["type"] == "http":
                         await self._http_to(owner[1], scope, receive, send)

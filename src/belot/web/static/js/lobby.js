@@ -105,7 +105,7 @@ export function showLobby(main) {
 
   function tableItem(table) {
     const seats = table.seats.map((s) => {
-      const free = s.kind === "human" && !s.taken;
+      const free = s.kind === "human" && !s.taken && !s.reserved;
       const label = free ? t("web.lobby.free_seat") : seatName(table, s.seat, null);
       return `<span class="${free ? "free" : ""}">${s.seat + 1}: ${esc(label)}</span>`;
     }).join("");

@@ -18,6 +18,7 @@ export function plainSeatName(table, seat) {
   if (!s) return t("web.lobby.seat", { n: seat + 1 });
   if (s.kind === "bot") return t("web.seat.bot", { bot: botName(s.bot), n: seat + 1 });
   if (s.name) return s.name;
+  if (s.reserved) return t("web.seat.reserved"); // a rematch keeps it for its player a while
   return s.taken ? t("web.lobby.seat", { n: seat + 1 }) : t("web.seat.empty");
 }
 

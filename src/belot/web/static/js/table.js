@@ -457,7 +457,7 @@ export function showTable(main, tableId) {
 
   function seatListHtml(table) {
     if (token || !table) return "";
-    const free = table.seats.filter((s) => s.kind === "human" && !s.taken);
+    const free = table.seats.filter((s) => s.kind === "human" && !s.taken && !s.reserved);
     if (!free.length || table.status === "finished") return "";
     // Someone who came by the link is asked for a name, so the table does not call them "Seat 3".
     const name = joinName ?? myName();
