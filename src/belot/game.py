@@ -236,8 +236,9 @@ class Deal:
         self.actors: list[int] = []
         self.result: DealResult | None = None
         self.is_over = False  # phase == OVER, kept as a plain attribute: read after every action
-        # The legal cards (in play) or calls (in the auction) of the seat to move, -1 until computed
-        self._legal = -1
+        # The legal cards (in play) or calls (in the auction) of the seat to move, computed as each
+        # action is applied (the next `apply` checks against it): 0 when nobody is to act
+        self._legal = self._call_mask()
         # Per seat, caches of facts of its hand fixed when the auction ends (see `_start_play`):
         # the king-queen pairs it may announce belote with, and its trick-1 declaration options.
         self._kq: tuple[int, ...] = (0, 0, 0, 0)
@@ -266,8 +267,6 @@ class Deal:
         phase = self.phase
         if phase == PLAY:
             legal = self._legal
-            if legal < 0:
-                legal = self._legal_cards()
             out = [*_CARDS_LOW[legal & 0x7FF], *_CARDS_MID[legal >> 11 & 0x7FF], *_CARDS_HIGH[legal >> 22]]
             if self._kq[self.to_move]:
                 belote = self._belote_cards(legal)
@@ -279,10 +278,7 @@ class Deal:
                     out += [DECLARE_BASE + i for i in options]
             return out
         if phase == AUCTION:
-            mask = self._legal
-            if mask < 0:
-                mask = self._legal = self._call_mask()
-            return list(_CALL_ACTIONS[mask])
+            return list(_CALL_ACTIONS[self._legal])
         return []
 
     def is_legal(self, action: object) -> bool:
@@ -292,8 +288,6 @@ class Deal:
         phase = self.phase
         if phase == PLAY:
             legal = self._legal
-            if legal < 0:
-                legal = self._legal_cards()
             if 0 <= action < BELOTE_BASE:
                 return legal >> action & 1 == 1
             if action < CALL_BASE:
@@ -302,10 +296,7 @@ class Deal:
                 return not self.trick_winners and action - DECLARE_BASE in self._declarable()
             return False
         if phase == AUCTION:
-            mask = self._legal
-            if mask < 0:
-                mask = self._legal = self._call_mask()
-            return CALL_BASE <= action < DECLARE_BASE and mask >> (action - CALL_BASE) & 1 == 1
+            return CALL_BASE <= action < DECLARE_BASE and self._legal >> (action - CALL_BASE) & 1 == 1
         return False
 
     def apply(self, action: int) -> None:
@@ -340,14 +331,6 @@ class Deal:
 
     # -- the rules, step by step ---------------------------------------------------------------
 
-    def _legal_cards(self) -> int:
-        """The legal cards of the seat to move (R5); kept in ``_legal`` until the next action."""
-        seat = self.to_move
-        # the seat to move has not played to the trick: the card winning it is its partner's or
-        # an opponent's (or none yet)
-        legal = self._legal = legal_cards(
-            self.hands[seat], self.table, self.led, self.win_card, self.win_seat == _PARTNER[seat])
-        return legal
 
     def _belote_cards(self, legal: int) -> int:
         """R7.7: the legal cards that may be played with belote: the king or the queen of trumps
@@ -410,7 +393,7 @@ class Deal:
             rule = "R7.4" if decl.DECLARATIONS[i].mask & ~hand == 0 else "R7.2"
             return RuleError(_explain_declaration(i, hand, self.declared[seat]), rule)
         card = action & 31
-        if not self._legal_cards() >> card & 1:
+        if not self._legal >> card & 1:
             partner = self.win_seat == _PARTNER[seat]
             return RuleError(*explain_illegal(card, hand, self.table, self.led, self.win_card, partner))
         return RuleError(_explain_belote(card, hand, self.table.contract, self.led), "R7.7")
@@ -419,20 +402,20 @@ class Deal:
         a = self.auction
         seat = self.to_move
         a.record(call)  # `apply` checked it against `_call_mask`, a subset of the auction's legal calls
-        self._legal = -1
         self.actions.append(CALL_BASE + call)
         self.actors.append(seat)
         if not a.done:
             self.to_move = _NEXT_SEAT[seat]
+            self._legal = self._call_mask()
             return
         if a.contract == NO_CONTRACT:  # R3.6: all passed, nothing scored, the pot stays
             self._finish_redeal()
             return
         self.phase = PLAY
         self.table = TABLES[a.contract]
-        self.to_move = self.leader = (self.dealer + 1) & 3  # R5.1: the forehand leads
-        self._legal = -1
+        leader = self.to_move = self.leader = (self.dealer + 1) & 3  # R5.1: the forehand leads
         self._start_play(a.contract)
+        self._legal = legal_cards(self.hands[leader], self.table, -1, -1, False)
 
     def _start_play(self, contract: int) -> None:
         """Cache what a hand allows for the whole play: the king-queen pairs of trumps each seat
@@ -463,38 +446,41 @@ class Deal:
         self.actions.append(action)
         self.actors.append(seat)
         self.hands[seat] ^= CARD_BITS[card]  # legal cards are in the hand
-        self._legal = -1
         trick = self.trick
         trick.append(card)
         n = len(trick)
+        t = self.table
         if n == 1:
             self.led = card >> 3
             self.win_card = card
             self.win_seat = seat
-            self.to_move = _NEXT_SEAT[seat]
-            return
-        t = self.table
-        if t.beaten_by[self.win_card] & CARD_BITS[card]:  # R5.6, as play.beats
+        elif t.beaten_by[self.win_card] & CARD_BITS[card]:  # R5.6, as play.beats
             self.win_card = card
             self.win_seat = seat
         if n < 4:
-            self.to_move = _NEXT_SEAT[seat]
-            return
-        winner = self.win_seat
-        winners = self.trick_winners
-        winners.append(winner)
-        last = len(winners) == 8
-        self.team_points[winner & 1] += trick_points(t, trick, last)
-        self.trick = []
-        self.led = self.win_card = self.win_seat = -1
-        self.to_move = self.leader = winner  # R5.1
-        if last:
-            self._finish()
+            to_move = self.to_move = _NEXT_SEAT[seat]
+        else:
+            winner = self.win_seat
+            winners = self.trick_winners
+            winners.append(winner)
+            last = len(winners) == 8
+            self.team_points[winner & 1] += trick_points(t, trick, last)
+            self.trick = []
+            self.led = self.win_card = self.win_seat = -1
+            self.leader = winner
+            if last:
+                self._finish()
+                return
+            to_move = self.to_move = winner  # R5.1
+        # The next seat's legal cards (R5), which its `apply` checks against: it has not played to
+        # the trick, so the card winning it is its partner's or an opponent's (or none yet).
+        self._legal = legal_cards(self.hands[to_move], t, self.led, self.win_card, self.win_seat == _PARTNER[to_move])
 
     def _finish_redeal(self) -> None:
         self.phase = OVER
         self.is_over = True
         self.to_move = -1
+        self._legal = 0
         self.result = redeal_result(self.pot)
 
     def _finish(self) -> None:
@@ -502,6 +488,7 @@ class Deal:
         self.phase = OVER
         self.is_over = True
         self.to_move = -1
+        self._legal = 0
         self.result = deal_result(
             a.contract, a.declarer, a.multiplier, self.pot, (self.team_points[0], self.team_points[1]),
             self.declared, [seat for seat, _ in self.belotes] if self.belotes else (), tuple(self.trick_winners),
