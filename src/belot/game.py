@@ -305,6 +305,9 @@ class Deal:
         An action is accepted only if it is in the legal set this state computes (`is_legal`);
         anything else raises RuleError with the reason and the rule that forbids it.
         """
+        if type(action) is int and 0 <= action < BELOTE_BASE and self.phase == PLAY and self._legal >> action & 1:
+            self._play(action)  # most actions: a card of the legal set, found as `is_legal` finds it
+            return
         if not self.is_legal(action):
             raise self._refusal(action)
         if action < CALL_BASE:
