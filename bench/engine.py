@@ -12,7 +12,7 @@ import argparse
 import random
 import time
 
-from belot.game import Deal, deal_hands
+from belot.game import Deal
 
 _cpu = 0.0
 
@@ -24,7 +24,7 @@ def run(n: int, seed: int) -> tuple[float, int, int]:
     start = time.perf_counter()
     cpu = time.process_time()
     for k in range(n):
-        deal = Deal(k & 3, deal_hands(rng, k & 3))
+        deal = Deal.shuffled(rng, k & 3)
         while not deal.is_over:
             deal.apply(choice(deal.legal_actions()))
         assert deal.result is not None

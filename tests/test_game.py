@@ -6,7 +6,7 @@ import pytest
 from conftest import card, make_hands
 
 from belot.auction import parse_call
-from belot.contracts import S
+from belot.contracts import Rules, S
 from belot.errors import RuleError
 from belot.game import CALL_BASE, CHANCE, OVER, TERMINAL, Deal, DealResult, Match, deal_hands
 
@@ -244,6 +244,29 @@ def test_r2_2_fast_shuffle_is_the_rngs_own_shuffle():
                 pos += size
         assert deal_hands(fast, dealer) == expected
         assert fast.getstate() == ref.getstate()
+
+
+def test_shuffled_deal_is_the_checked_deal_of_deal_hands():
+    """`Deal.shuffled` deals what `Deal(dealer, deal_hands(rng, dealer))` deals, from the same
+    generator state and leaving the same state (R2.1-R2.3), without re-checking its own hands; an
+    rng of another type shuffles through its own method and its hands are checked."""
+    for seed in range(500):
+        dealer, rules = seed & 3, Rules(("OPT-SURCONTRA",)) if seed % 5 == 0 else None
+        fast, ref = random.Random(seed), random.Random(seed)
+        d, e = Deal.shuffled(fast, dealer, rules, pot=seed % 7), Deal(dealer, deal_hands(ref, dealer), rules, seed % 7)
+        assert (d.dealt, d.hands, d.dealer, d.pot, d.rules, d.to_move, d.legal_actions()) == (
+            e.dealt, e.hands, e.dealer, e.pot, e.rules, e.to_move, e.legal_actions())
+        assert all(type(h) is tuple for h in d.dealt)
+        assert fast.getstate() == ref.getstate()
+
+    class Duplicating(random.Random):
+        def shuffle(self, x):  # type: ignore[override]
+            x[1] = x[0]  # a "shuffle" that deals the 7C twice
+
+    with pytest.raises(RuleError, match="dealt twice"):
+        Deal.shuffled(Duplicating(1), 0)
+    with pytest.raises(ValueError, match="dealer must be a seat"):
+        Deal.shuffled(random.Random(1), 4)
 
 
 def test_cached_legal_sets_equal_the_rules_computed_afresh():

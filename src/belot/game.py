@@ -211,12 +211,30 @@ class Deal:
     def __init__(
         self, dealer: int, hands: Sequence[Sequence[int]], rules: Rules | None = None, pot: int = 0
     ) -> None:
-        if not 0 <= dealer <= 3:
-            raise ValueError(f"dealer must be a seat 0-3, not {dealer!r}")
+        _check_dealer(dealer)
+        dealt = tuple(map(tuple, hands))
+        self._start(dealer, dealt, _check_hands(dealt), rules, pot)
+
+    @classmethod
+    def shuffled(cls, rng: random.Random, dealer: int, rules: Rules | None = None, pot: int = 0) -> Deal:
+        """A new deal shuffled and dealt by ``dealer`` with ``rng`` (R2.1-R2.3): the hands of
+        `deal_hands`, which need no checking when a plain ``random.Random`` shuffled them (any other
+        ``rng`` shuffles through its own method, and its hands are checked as given ones)."""
+        _check_dealer(dealer)
+        if type(rng) is not random.Random:
+            return cls(dealer, deal_hands(rng, dealer), rules, pot)
+        deck = _shuffled_deck(rng.getrandbits)
+        dealt = tuple([take(deck) for take in _DEALING[dealer]])
+        d = cls.__new__(cls)
+        d._start(dealer, dealt, _masks(dealt), rules, pot)
+        return d
+
+    def _start(self, dealer: int, dealt: tuple[tuple[int, ...], ...], hands: list[int], rules: Rules | None,
+               pot: int) -> None:
         self.rules = rules or DEFAULT_RULES
         self.dealer = dealer
-        self.dealt: tuple[tuple[int, ...], ...] = tuple(map(tuple, hands))
-        self.hands = _check_hands(self.dealt)
+        self.dealt = dealt
+        self.hands = hands
         self.pot = pot
         self.phase = AUCTION
         forehand = _NEXT_SEAT[dealer]
@@ -689,10 +707,8 @@ def _check_hands(hands: tuple[tuple[int, ...], ...]) -> list[int]:
         if len(h0) == len(h1) == len(h2) == len(h3) == _EIGHT_CARDS and set(map(type, (*h0, *h1, *h2, *h3))) == _INT_ONLY:
             # The usual deal: four hands of eight ints (not bools) that are the 32 cards between
             # them.  Anything else takes the checks below, which name what is wrong.
-            b = _CARD_BIT
             try:
-                masks = [b[c0] | b[c1] | b[c2] | b[c3] | b[c4] | b[c5] | b[c6] | b[c7]
-                         for c0, c1, c2, c3, c4, c5, c6, c7 in hands]
+                masks = _masks(hands)
             except KeyError:  # an int that is not a card
                 masks = [0]
             if len(masks) == 4 and masks[0] | masks[1] | masks[2] | masks[3] == FULL_DECK:
@@ -719,6 +735,17 @@ def _check_hands(hands: tuple[tuple[int, ...], ...]) -> list[int]:
     if len(hands[0]) == 8 and seen != FULL_DECK:
         raise RuleError("the hands do not hold the 32 cards", "R1.1")
     return masks
+
+
+def _check_dealer(dealer: int) -> None:
+    if not 0 <= dealer <= 3:
+        raise ValueError(f"dealer must be a seat 0-3, not {dealer!r}")
+
+
+def _masks(hands: tuple[tuple[int, ...], ...]) -> list[int]:
+    """The mask of each of four hands of eight cards (a KeyError for an int that is not a card)."""
+    b = _CARD_BIT
+    return [b[c0] | b[c1] | b[c2] | b[c3] | b[c4] | b[c5] | b[c6] | b[c7] for c0, c1, c2, c3, c4, c5, c6, c7 in hands]
 
 
 _EIGHT_CARDS = 8

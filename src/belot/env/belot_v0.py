@@ -43,7 +43,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from ..contracts import CONTRACT_NAMES, Rules
 from ..errors import RuleError
-from ..game import NUM_ACTIONS, OVER, Deal, Match, action_name, deal_hands
+from ..game import NUM_ACTIONS, OVER, Deal, Match, action_name
 from .encoding import DTYPE, OFFSETS, SIZE, IncrementalEncoder
 
 MODES = ("deal", "match")
@@ -218,7 +218,7 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
                 self.deal = Deal(dealer, options["hands"], self.rules)  # checks the hands and the dealer
             else:
                 dealer = self._rng.randrange(4)  # R2.1
-                self.deal = Deal(dealer, deal_hands(self._rng, dealer), self.rules)
+                self.deal = Deal.shuffled(self._rng, dealer, self.rules)
         assert self.deal is not None
         self._encoder.start(self.deal, target=self.target if self.match else 151)
         self.agent_selection = AGENTS[self.deal.to_move]
