@@ -132,13 +132,24 @@ def _to_4(c: sa.Connection) -> None:
     ).create(c, checkfirst=True)
 
 
+def _beside_tables() -> sa.MetaData:
+    """A MetaData holding a stub of ``belot_tables`` (its id), for new tables whose foreign keys name it."""
+    m = sa.MetaData()
+    sa.Table("belot_tables", m, sa.Column("id", sa.String(32), primary_key=True))
+    return m
+
+
+def _create_new(c: sa.Connection, m: sa.MetaData) -> None:
+    """Create the tables of ``m`` but the stub of ``belot_tables``, each if absent; nothing else changes."""
+    m.create_all(c, tables=[t for name, t in m.tables.items() if name != "belot_tables"], checkfirst=True)
+
+
 # -- 4 -> 5 --------------------------------------------------------------------------------------
 
 
 def _to_5(c: sa.Connection) -> None:
     """The account tables, as schema 5 defined them (created if absent; nothing else changes)."""
-    m = sa.MetaData()
-    sa.Table("belot_tables", m, sa.Column("id", sa.String(32), primary_key=True))
+    m = _beside_tables()
     sa.Table(
         "belot_accounts", m,
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
@@ -178,7 +189,7 @@ def _to_5(c: sa.Connection) -> None:
         sa.Column("table_id", sa.String(32), sa.ForeignKey("belot_tables.id"), primary_key=True),
         sa.Column("new_table_id", sa.String(32), sa.ForeignKey("belot_tables.id"), nullable=False),
     )
-    m.create_all(c, tables=[t for name, t in m.tables.items() if name != "belot_tables"], checkfirst=True)
+    _create_new(c, m)
 
 
 # -- 5 -> 6 --------------------------------------------------------------------------------------
@@ -186,8 +197,7 @@ def _to_5(c: sa.Connection) -> None:
 
 def _to_6(c: sa.Connection) -> None:
     """The attempts of the login limits and the rematches' kept seats, as schema 6 defined them."""
-    m = sa.MetaData()
-    sa.Table("belot_tables", m, sa.Column("id", sa.String(32), primary_key=True))
+    m = _beside_tables()
     sa.Table(
         "belot_attempts", m,
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
@@ -199,7 +209,7 @@ def _to_6(c: sa.Connection) -> None:
         sa.Column("table_id", sa.String(32), sa.ForeignKey("belot_tables.id"), primary_key=True),
         sa.Column("seat", sa.Integer, primary_key=True), sa.Column("until", sa.Float, nullable=False, index=True),
     )
-    m.create_all(c, tables=[t for name, t in m.tables.items() if name != "belot_tables"], checkfirst=True)
+    _create_new(c, m)
 
 
 STEPS: dict[int, Callable[[sa.Connection], None]] = {2: _to_2, 3: _to_3, 4: _to_4, 5: _to_5, 6: _to_6}
