@@ -149,3 +149,4 @@ def test_the_key_is_the_view() -> None:
     assert ExpertBot(7).decision_seed(view) == ExpertBot(7).decision_seed(same)
     assert ExpertBot(7).decision_seed(view) != ExpertBot(8).decision_seed(view)
     assert view_key(view).hex() == "6fe132b0f7947cff26cf4edb644ddc57"
+    assert ExpertBot().seed != ExpertBot().seed  # unseeded: a base seed of its own, not predictable
