@@ -3,16 +3,18 @@ kept as it was, so every measurement of expert against it stays fair."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterator
 
 from test_sampling import random_positions, replay_world
 
 from belot.bots import REGISTRY, bot_names, make_bot
-from belot.bots.expert import ExpertBot
+from belot.bots.expert import ExpertBot, view_key
+from belot.bots.heuristic import HeuristicBot
 from belot.bots.pimc import PimcBot
 from belot.bots.sampling import Knowledge, sample
-from belot.game import CALL_BASE, Deal, SeatView
+from belot.game import CALL_BASE, Deal, SeatView, deal_hands
 
 
 def small(seed: int) -> ExpertBot:
@@ -62,6 +64,7 @@ def _assert_blind(d: Deal, other: Deal, seat: int, seed: int) -> None:
     seeded alike chooses alike."""
     view = d.view(seat)
     assert other.hands != d.hands and other.view(seat) == view
+    assert view_key(view) == view_key(other.view(seat))
     assert small(seed).act(view) == small(seed).act(other.view(seat))
 
 
@@ -99,3 +102,51 @@ def test_same_view_in_the_auction_same_decision() -> None:
         _assert_blind(d, other, seat, 5)
         checked += 1
     assert checked >= 8
+
+
+def _expert_decisions(seed: int, bot_seed: int) -> list[tuple[SeatView, int]]:
+    """Seat 0's views with a choice and its actions in a deal it plays as one expert bot (the others
+    `heuristic`): every decision after the first comes after others the same bot made."""
+    rng = random.Random(seed)
+    dealer = rng.randrange(4)
+    d = Deal(dealer, deal_hands(rng, dealer))
+    expert, others = small(bot_seed), HeuristicBot()
+    out = []
+    while not d.is_over:
+        view = d.view(d.to_move)
+        action = (expert if d.to_move == 0 else others).act(view)
+        if d.to_move == 0 and len(view.legal_actions) >= 2:
+            out.append((view, action))
+        d.apply(action)
+    return out
+
+
+def test_same_view_same_choice_whatever_came_before() -> None:
+    """Common random numbers: each decision's samples are seeded from the bot's seed and the view,
+    so a view gets the same choice as the first decision of a fresh bot, after the bot's earlier
+    decisions in its deal, and after decisions in other deals (in another order)."""
+    decisions = _expert_decisions(31, 6) + _expert_decisions(32, 6)
+    phases = {v.phase for v, _ in decisions}
+    assert len(decisions) >= 8 and phases >= {"auction", "play"}
+    busy = small(6)
+    for view, action in reversed(decisions):
+        assert small(6).act(view) == action
+        assert busy.act(view) == action
+
+
+def test_the_key_is_the_view() -> None:
+    """The samples' seed depends on the bot's seed and the view's contents, not on the object or
+    the match around the deal (score, history: the search does not read them), and it is stable
+    across processes (no ``hash()`` of strings: pinned)."""
+    rng = random.Random(3)
+    d = Deal(1, deal_hands(rng, 1))
+    view = d.view(2)
+    same = Deal(1, [list(h) for h in d.dealt]).view(2)
+    assert view_key(view) == view_key(same)
+    assert view_key(dataclasses.replace(view, score=(80, 40), deal_index=5, target=101)) == view_key(view)
+    assert view_key(d.view(3)) != view_key(view)
+    assert view_key(dataclasses.replace(view, pot=16)) != view_key(view)
+    assert ExpertBot(7).decision_seed(view) == ExpertBot(7).decision_seed(same)
+    assert ExpertBot(7).decision_seed(view) != ExpertBot(8).decision_seed(view)
+    assert view_key(view).hex() == "6fe132b0f7947cff26cf4edb644ddc57"
+    assert ExpertBot().seed != ExpertBot().seed  # unseeded: a base seed of its own, not predictable

@@ -9,16 +9,26 @@ on sampling while the leader's lead over the runner-up, per sample (the same wor
 within two standard errors of zero and that lead could be worth something, up to a larger budget.
 Decisions that are clear cost what they cost pimc; close ones get up to several times the worlds.
 
+Common random numbers: pimc draws every decision's samples from one `random.Random` in turn, so a
+change to how much one decision searches changes the samples of every later decision of the deal.
+``expert`` seeds each decision's samples from its seed and the view it decides on (`view_key`), so
+the same view with the same seed always gets the same samples and the same choice, whatever came
+before; two variants of expert then differ only where a change reaches, and a paired comparison
+(`bench/paired.py`) measures the change itself, not the reshuffled luck of the deals it did not touch.
+
 Everything else (sampling, the solver, scoring of worlds, bidding by null-window searches) is
 `pimc`'s, so each rule stays in one place.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
+import random
 from collections.abc import Sequence
 from typing import Any
 
+from ..game import SeatView
 from .pimc import PimcBot
 
 # pimc's parameters that expert changes (the others are pimc's)
@@ -45,12 +55,35 @@ def close(samples: Sequence[Sequence[int]]) -> bool:
     return se >= MATTERS and mean < Z * se
 
 
+def view_key(view: SeatView) -> bytes:
+    """A stable digest of what the search reads in a view: the seat, its own cards, every public call,
+    card, declaration and belote, the pot and the house rules.  The match score, target and history
+    are left out (the search does not use them).  ``repr`` of tuples of ints and strings is the same
+    in every process, unlike ``hash()`` of a string."""
+    parts = (view.seat, view.dealer, view.phase, view.to_move, view.hand, view.calls, view.contract,
+             view.declarer, view.multiplier, view.tricks, view.trick, view.announced,
+             view.own_declarations, view.belotes, view.legal_actions, view.pot, view.options)
+    return hashlib.blake2b(repr(parts).encode(), digest_size=16).digest()
+
+
 class ExpertBot(PimcBot):
     name = "expert"
 
     def __init__(self, seed: int | None = None, **params: Any) -> None:
-        """``params`` override `BUDGETS` or pimc's other parameters (tests use small budgets)."""
+        """``params`` override `BUDGETS` or pimc's other parameters (tests use small budgets).
+        Without a seed the bot draws one, so it stays unpredictable."""
         super().__init__(seed, **{**BUDGETS, **params})
+        self.seed = seed if seed is not None else random.SystemRandom().getrandbits(64)
+
+    def decision_seed(self, view: SeatView) -> int:
+        """The seed of the samples for ``view``: a function of the bot's seed and the view only."""
+        base = str(self.seed).encode() + b":"
+        return int.from_bytes(hashlib.blake2b(base + view_key(view), digest_size=8).digest(), "big")
+
+    def act(self, view: SeatView) -> int:
+        # common random numbers: the same view, the same samples (module docstring)
+        self.rng = random.Random(self.decision_seed(view))
+        return super().act(view)
 
     def _more_worlds(self, worlds: int, nodes: int, values: dict[int, list[int]]) -> bool:
         if super()._more_worlds(worlds, nodes, values):
