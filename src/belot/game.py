@@ -352,7 +352,6 @@ class Deal:
 
     # -- the rules, step by step ---------------------------------------------------------------
 
-
     def _belote_cards(self, legal: int) -> int:
         """R7.7: the legal cards that may be played with belote: the king or the queen of trumps
         (any suit in AT, when it is led or leads) while the seat holds both, unplayed."""
