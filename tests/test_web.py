@@ -1014,3 +1014,47 @@ def test_the_page_starts_the_analysis_and_shows_its_progress(browser: Browser, s
     assert page.locator("#analysis-chart .pt").count() == len(first["decisions"])
     assert page.errors == []  # type: ignore[attr-defined]
     page.context.close()
+
+
+@pytest.fixture(scope="module")
+def rematch(server: Server) -> Iterator[ScriptedTable]:
+    """The rematch of a finished four-person match, asked for by seat 0 only: seats 1-3 are kept
+    for their players (`--rematch-hold`, 120 s by default)."""
+    old = ScriptedTable(server, target=1)
+    old.play_until("plain")
+    assert server.get(f"/api/tables/{old.id}")["table"]["status"] == "finished"
+    got = post(server, f"/api/tables/{old.id}/rematch", {"token": old.tokens[0]})
+    old.close()
+    table = ScriptedTable.__new__(ScriptedTable)
+    table.server, table.id, table.tokens, table.sockets = server, got["table"]["id"], [got["token"]], []
+    yield table
+
+
+@pytest.mark.parametrize("lang", ["tr", "bg", "en"])
+def test_a_rematchs_kept_seats_are_named_and_fit_at_phone_and_desktop_width(
+        browser: Browser, server: Server, rematch: ScriptedTable, lang: str) -> None:
+    """A rematch keeps the other players' seats for them: the table names each kept seat in the
+    page's language, nothing runs off the screen at 360 or 1280 px, and a stranger who comes by the
+    link is offered no seat."""
+    kept = {"tr": "(oyuncusuna ayrıldı)", "bg": "(запазено за играча си)", "en": "(kept for its player)"}[lang]
+    seats = server.get(f"/api/tables/{rematch.id}")["table"]["seats"]
+    assert [s["reserved"] for s in seats] == [False, True, True, True]
+    for width, height in ((360, 740), (1280, 800)):
+        page = rematch.open(browser, width, height, lang)
+        page.wait_for_function("t => document.body.innerText.includes(t)", arg=kept)
+        for el in page.get_by_text(kept, exact=False).all():
+            if el.is_visible():
+                box = el.bounding_box()
+                assert box is not None and box["x"] >= -0.5 and box["x"] + box["width"] <= width + 0.5, (kept, box)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        assert not page.errors  # type: ignore[attr-defined]
+        page.context.close()
+        stranger = new_page(browser, width=width, height=height)
+        stranger.context.add_init_script(f"localStorage.setItem('belot.lang', '{lang}');")
+        stranger.goto(f"{server.url}/t/{rematch.id}")
+        stranger.wait_for_selector(".felt")
+        stranger.wait_for_function("t => document.body.innerText.includes(t)", arg=kept)
+        assert stranger.locator("[data-sit], .seat-chooser").count() == 0
+        assert stranger.evaluate("document.documentElement.scrollWidth") <= width
+        assert not stranger.errors  # type: ignore[attr-defined]
+        stranger.context.close()
