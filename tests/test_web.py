@@ -572,6 +572,11 @@ class ScriptedTable:
         post(self.server, f"/api/tables/{self.id}/action", {"token": self.tokens[seat], "action": self.choose(view, kind)})
         return True
 
+    def play_out(self, kind: str) -> None:
+        """Every action until the match ends."""
+        while self.step(kind):
+            pass
+
     def play_until(self, kind: str, deals: int = 12) -> dict[str, Any]:
         """Whole deals until one scored as ``kind`` wants (doubled, or inside); its result."""
         for _ in range(deals):
@@ -887,8 +892,7 @@ def test_a_deal_scored_whole_fits_the_replay_summary_on_a_phone(browser: Browser
     table = ScriptedTable(server, target=1)
     try:
         table.play_until("doubled")
-        while table.step("plain"):
-            pass
+        table.play_out("plain")
         deals = server.get(f"/api/tables/{table.id}/replay")["results"]["deals"]
         index = next(i for i, d in enumerate(deals) if d.get("multiplier", 1) > 1)
         page = new_page(browser, width=360, height=740, locale="tr-TR")
@@ -1022,8 +1026,7 @@ def rematch(server: Server) -> Iterator[ScriptedTable]:
     for their players (`--rematch-hold`, 120 s by default)."""
     old = ScriptedTable(server, target=1)
     # the server deals at random, and a valat (R12.2) or a tie does not end the match: play it out
-    while old.step("plain"):
-        pass
+    old.play_out("plain")
     assert server.get(f"/api/tables/{old.id}")["table"]["status"] == "finished"
     got = post(server, f"/api/tables/{old.id}/rematch", {"token": old.tokens[0]})
     old.close()
