@@ -529,6 +529,13 @@ class ScriptedTable:
         ws = server.url.replace("http://", "ws://")
         self.sockets = [connect(f"{ws}/api/tables/{self.id}/ws?token={tok}", max_queue=None) for tok in self.tokens[1:]]
 
+    @classmethod
+    def seat_zero_of(cls, server: Server, table_id: str, token: str) -> ScriptedTable:
+        """A table that exists already (a rematch), driven with seat 0's token only, no sockets."""
+        table = cls.__new__(cls)
+        table.server, table.id, table.tokens, table.sockets = server, table_id, [token], []
+        return table
+
     def close(self) -> None:
         for sock in self.sockets:
             sock.close()
@@ -1030,9 +1037,7 @@ def rematch(server: Server) -> Iterator[ScriptedTable]:
     assert server.get(f"/api/tables/{old.id}")["table"]["status"] == "finished"
     got = post(server, f"/api/tables/{old.id}/rematch", {"token": old.tokens[0]})
     old.close()
-    table = ScriptedTable.__new__(ScriptedTable)
-    table.server, table.id, table.tokens, table.sockets = server, got["table"]["id"], [got["token"]], []
-    yield table
+    yield ScriptedTable.seat_zero_of(server, got["table"]["id"], got["token"])
 
 
 @pytest.mark.parametrize("lang", ["tr", "bg", "en"])
