@@ -26,7 +26,7 @@ from belot.cards import mask_of
 from belot.contracts import AT
 from belot.game import Deal
 
-LOW = -5.0  # the first bucket of margins: all below it
+LOW = -5.0  # the lower edge of the first bucket of margins (which also holds all below it)
 
 
 def _bucket(m: float) -> int:
