@@ -200,7 +200,11 @@ def test_ctrl_c_mid_deal_then_resume_continues_the_same_game(tmp_path: Path) -> 
     load(str(path))  # a valid record of the game so far
 
     q = Player(tmp_path / "b", "--resume", str(path))
-    q.child.sendline("1")  # the third card prompt, shown again
+    # the third card prompt is shown again and answered like every prompt, once it shows: a line
+    # typed ahead would answer it too, and each later answer would then go to the prompt after the
+    # one it was chosen for
+    assert q.play(stop="tui.prompt.card") == ["tui.prompt.card"]
+    q.child.sendline(FIRST_OPTION["tui.prompt.card"])
     q.play()
     assert q.finish() == 0
     after = json.loads(path.read_text(encoding="utf-8"))
