@@ -26,11 +26,13 @@ from belot.cards import mask_of
 from belot.contracts import AT
 
 LOW = -5.0  # the lower edge of the first bucket of margins (which also holds all below it)
+HIGH = 2.0  # the lower edge of the last bucket (which holds all above it)
+LAST = int((HIGH - LOW) * 2)  # the last bucket's index
 
 
 def _bucket(m: float) -> int:
-    """The bucket of margin ``m``: steps of 0.5 from ``LOW``, the last for all from 2 up."""
-    return max(0, min(14, math.floor((m - LOW) * 2)))
+    """The bucket of margin ``m``: steps of 0.5 from ``LOW``, the last for all from ``HIGH`` up."""
+    return max(0, min(LAST, math.floor((m - LOW) * 2)))
 
 
 def main() -> None:
@@ -60,7 +62,7 @@ def main() -> None:
                         b = _bucket(max(margins[before + 1:]))
                         pass_chances[b] += 1
                         passes[b] += call == 0
-    print(f"{len(files)} records; margins in steps of 0.5 (the first row: all below {LOW + 0.5}, the last: all from 2)")
+    print(f"{len(files)} records; margins in steps of 0.5 (the first row: all below {LOW + 0.5}, the last: all from {HIGH:g})")
     for k in ("suit", "NT", "AT"):
         print(f"bid {k}:")
         for b in sorted(b for kk, b in chances if kk == k):
