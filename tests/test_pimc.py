@@ -7,7 +7,7 @@ import random
 import pytest
 from test_sampling import random_positions, replay_world
 
-from belot.auction import BID_BASE, KONTRA, PASS
+from belot.auction import BID_BASE, KONTRA, PASS, REKONTRA
 from belot.bots import make_bot
 from belot.bots.pimc import PimcBot, _future_belote
 from belot.bots.random_bot import announce_first, with_belote
@@ -166,3 +166,39 @@ def test_card_scores_are_exact_deal_scores_in_the_true_world_under_options(optio
         checked += 1
         doubled += view.multiplier > 1
     assert checked >= 8 and doubled >= 3
+
+
+def test_call_scores_weigh_every_call_in_the_same_deals_and_the_bid_follows_them() -> None:
+    """`PimcBot.call_scores` (what the bench scripts read): only legal calls, passing first and worth
+    0 when no contract stands (R3.1), every call scored in the same sampled deals; and a call is the
+    best average less its margin (kontra and rekontra ``kontra_margin``, a bid ``bid_margin``)."""
+    seen = {"no contract": 0, "kontra": 0}
+    rng = random.Random(5)
+    for i in range(400):
+        dealer = rng.randrange(4)
+        d = Deal(dealer, deal_hands(rng, dealer))
+        heur = [make_bot("heuristic", s) for s in range(4)]
+        for _ in range(rng.randrange(0, 4)):  # a few heuristic calls first
+            if d.phase != "auction":
+                break
+            d.apply(heur[d.to_move].act(d.view(d.to_move)))
+        if d.phase != "auction":
+            continue
+        view = d.view(d.to_move)
+        scores = small(i).call_scores(view)
+        if not scores:
+            continue
+        assert set(scores) <= set(view.legal_actions)
+        assert len({len(v) for v in scores.values()}) == 1 and len(scores[CALL_BASE + PASS]) >= 2
+        if view.contract < 0:
+            assert next(iter(scores)) == CALL_BASE + PASS and set(scores[CALL_BASE + PASS]) == {0}
+            seen["no contract"] += 1
+        if CALL_BASE + KONTRA in scores:
+            seen["kontra"] += 1
+        bot = small(i)
+        margin = {CALL_BASE + PASS: 0.0, CALL_BASE + KONTRA: bot.kontra_margin, CALL_BASE + REKONTRA: bot.kontra_margin}
+        value = {a: sum(v) / len(v) - margin.get(a, bot.bid_margin) for a, v in scores.items()}
+        assert value[bot.act(view)] == max(value.values())
+        if seen["no contract"] >= 12 and seen["kontra"] >= 3:
+            break
+    assert seen["no contract"] >= 12 and seen["kontra"] >= 3

@@ -298,34 +298,51 @@ class PimcBot:
         return n < self.min_bid_worlds or nodes <= self.bid_nodes
 
     def _bid(self, view: SeatView) -> int:
-        """Compare passing with every sensible call over whole deals sampled from the auction.
+        """The call with the best average deal score (`call_scores`) less its margin: ``bid_margin``
+        for a bid, ``kontra_margin`` for kontra and rekontra, none for passing; on a tie the first in
+        `call_scores`' order (passing first when no contract stands, so a bid must beat 0)."""
+        scores = self.call_scores(view)
+        best_action, best = CALL_BASE + PASS, -1e9
+        for a, vs in scores.items():
+            call = a - CALL_BASE
+            margin = (0.0 if call == PASS else self.kontra_margin if call in (KONTRA, REKONTRA)
+                      else self.bid_margin)
+            v = sum(vs) / len(vs) - margin
+            if v > best:
+                best, best_action = v, a
+        return best_action
 
-        Each candidate contract (a quick count of the hand's trick takers, `_candidates`), the
-        standing contract (what passing leaves) and kontra / rekontra / surkontra of it (x2, x4, x8:
-        `_multiplier_after`) are scored in the same
-        sampled deals with `score_deal` (made / hanging / inside, the multiplier, the pot); worlds
-        are added until ``bid_nodes`` solver nodes are spent (at least ``min_bid_worlds``).
+    def call_scores(self, view: SeatView) -> dict[int, list[int]]:
+        """Each call worth weighing, with its deal score (own team's game points minus the other's)
+        in each whole deal sampled from the auction; empty when only passing is worth weighing or
+        not one deal was scored within the node cap.
+
+        The calls: a bid of each candidate contract (a quick count of the hand's trick takers,
+        `_candidates`), passing (worth 0 when no contract stands; else the standing contract) and
+        kontra / rekontra / surkontra of the standing contract (x2, x4, x8: `_multiplier_after`),
+        in that order, passing first when no contract stands.  All are scored in the same sampled
+        deals with `score_deal` (made / hanging / inside, the multiplier, the pot); deals are added
+        until ``bid_nodes`` solver nodes are spent (at least ``min_bid_worlds``).
         """
         legal = set(view.legal_actions)
         me = view.seat & 1
         current = view.contract
         rules = view.rules
         forehand = (view.dealer + 1) & 3
-        options: list[tuple[int, int, int, float]] = []  # (action, contract, bidding team, margin)
+        options: list[tuple[int, int, int]] = []  # (action, contract, bidding team)
         for c in self._candidates(mask_of(view.hand)):
             if c > current and CALL_BASE + BID_BASE + c in legal:
-                options.append((CALL_BASE + BID_BASE + c, c, me, self.bid_margin))
+                options.append((CALL_BASE + BID_BASE + c, c, me))
         if current >= 0:
             bteam = view.declarer & 1
-            options.append((CALL_BASE + PASS, current, bteam, 0.0))
-            if CALL_BASE + KONTRA in legal:
-                options.append((CALL_BASE + KONTRA, current, bteam, self.kontra_margin))
-            if CALL_BASE + REKONTRA in legal:
-                options.append((CALL_BASE + REKONTRA, current, bteam, self.kontra_margin))
+            options.append((CALL_BASE + PASS, current, bteam))
+            for call in (KONTRA, REKONTRA):
+                if CALL_BASE + call in legal:
+                    options.append((CALL_BASE + call, current, bteam))
         if not any(a != CALL_BASE + PASS for a, *_ in options):
-            return CALL_BASE + PASS
+            return {}
         self._decision_start = int(self.solver.stats[0])
-        pairs = {(c, b) for _, c, b, _ in options}  # the (contract, bidding team) to solve
+        pairs = {(c, b) for _, c, b in options}  # the (contract, bidding team) to solve
         # each option's deal score deal by deal, and passing's (0) when no contract stands
         values: list[list[int]] = [[] for _ in range(len(options) + (current < 0))]
         n = 0
@@ -348,7 +365,7 @@ class PimcBot:
                 outcomes[(contract, bteam)] = o
             if len(outcomes) < len(pairs):  # the node cap was hit in this deal
                 break
-            for i, (a, c, b, _) in enumerate(options):
+            for i, (a, c, b) in enumerate(options):
                 call = a - CALL_BASE
                 mult = _multiplier_after(call, view.multiplier)
                 sc = score_deal(c, b, outcomes[(c, b)], mult, view.pot, rules)
@@ -359,10 +376,8 @@ class PimcBot:
             if not self._more_bid_worlds(n, int(self.solver.stats[0]) - self._decision_start, values):
                 break
         if n == 0:
-            return CALL_BASE + PASS
-        best_action, best = CALL_BASE + PASS, 0.0 if current < 0 else -1e9  # no contract: passing is worth 0
-        for i, (a, _, _, margin) in enumerate(options):
-            v = sum(values[i]) / n - margin
-            if v > best:
-                best, best_action = v, a
-        return best_action
+            return {}
+        scores = {a: values[i] for i, (a, _, _) in enumerate(options)}
+        if current < 0:
+            return {CALL_BASE + PASS: values[-1], **scores}
+        return scores
