@@ -20,31 +20,22 @@ import statistics
 import time
 from pathlib import Path
 
-from recordset import read_all, record_files, stderr
+from recordset import SEARCH_BOTS, record_files, stderr, steps
 
 from belot.auction import KONTRA, PASS, REKONTRA
 from belot.bots import bot_names, make_bot
 from belot.bots.pimc import PimcBot
-from belot.game import CALL_BASE, PLAY, Deal, SeatView
-
-SEARCH_BOTS = ("bot:pimc", "bot:expert")
+from belot.game import CALL_BASE, PLAY, SeatView
 
 
 def decisions(folder: Path, limit: int) -> list[SeatView]:
     """The auction views of search bots with more than one legal call, in record order."""
     out: list[SeatView] = []
-    for doc, m in read_all(record_files(folder)):
-        for played in m.deals:
-            d = Deal(played.dealer, played.dealt, played.rules, played.pot)
-            for action, actor in zip(played.actions, played.actors):
-                if d.phase == PLAY or len(out) >= limit:
-                    break
-                view = d.view(actor)
-                if doc["players"][actor] in SEARCH_BOTS and len(view.legal_actions) > 1:
-                    out.append(view)
-                d.apply(action)
-            if len(out) >= limit:
-                return out
+    for doc, d, _, actor in steps(record_files(folder)):
+        if len(out) >= limit:
+            break
+        if d.phase != PLAY and doc["players"][actor] in SEARCH_BOTS and len(d.legal_actions()) > 1:
+            out.append(d.view(actor))
     return out
 
 

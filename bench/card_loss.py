@@ -17,11 +17,11 @@ import collections
 import statistics
 from pathlib import Path
 
-from recordset import kind, read_all, record_files
+from recordset import kind, record_files, steps
 
 from belot.bots.pimc import PimcBot
 from belot.bots.sampling import World
-from belot.game import BELOTE_BASE, CALL_BASE, PLAY, Deal
+from belot.game import BELOTE_BASE, CALL_BASE, PLAY
 
 
 def main() -> None:
@@ -32,27 +32,21 @@ def main() -> None:
     files = record_files(args.records, args.files)
     judge = PimcBot(0, node_cap=1 << 62)  # exact scores of every card in the real world
     losses: dict[tuple[str, ...], list[float]] = collections.defaultdict(list)
-    for doc, m in read_all(files):
-        for played in m.deals:
-            if played.result is None or played.result.contract < 0:
-                continue
-            d = Deal(played.dealer, played.dealt, played.rules, played.pot)
-            for action, actor in zip(played.actions, played.actors):
-                if d.phase == PLAY and action < CALL_BASE:
-                    view = d.view(actor)
-                    cards = [a for a in view.legal_actions if a < BELOTE_BASE]
-                    card = action - BELOTE_BASE if action >= BELOTE_BASE else action
-                    if len(cards) > 1:
-                        truth = World(tuple(d.hands), tuple(() if s == actor else tuple(x)
-                                                            for s, x in enumerate(d.declared)))
-                        scores, _ = judge.card_scores(view, cards, world=truth)
-                        loss = max(scores.values()) - scores[card]
-                        side = "contract" if (actor ^ view.declarer) & 1 == 0 else "defence"
-                        bot = str(doc["players"][actor])
-                        trick = str(min(len(view.tricks) + 1, 4)).replace("4", "4-8")
-                        for key in ((bot, side, "trick " + trick), (bot, side, kind(view.contract)), (bot, "all")):
-                            losses[key].append(loss)
-                d.apply(action)
+    for doc, d, action, actor in steps(files, played_only=True):
+        if d.phase == PLAY and action < CALL_BASE:
+            view = d.view(actor)
+            cards = [a for a in view.legal_actions if a < BELOTE_BASE]
+            card = action - BELOTE_BASE if action >= BELOTE_BASE else action
+            if len(cards) > 1:
+                truth = World(tuple(d.hands), tuple(() if s == actor else tuple(x)
+                                                    for s, x in enumerate(d.declared)))
+                scores, _ = judge.card_scores(view, cards, world=truth)
+                loss = max(scores.values()) - scores[card]
+                side = "contract" if (actor ^ view.declarer) & 1 == 0 else "defence"
+                bot = str(doc["players"][actor])
+                trick = str(min(len(view.tricks) + 1, 4)).replace("4", "4-8")
+                for key in ((bot, side, "trick " + trick), (bot, side, kind(view.contract)), (bot, "all")):
+                    losses[key].append(loss)
     print(f"{len(files)} records; loss per card played with a choice (game points, open cards)")
     for key in sorted(losses):
         xs = losses[key]

@@ -24,14 +24,12 @@ import argparse
 import random
 from pathlib import Path
 
-from recordset import read_all, record_files
+from recordset import SEARCH_BOTS, record_files, steps
 
 from belot.bots.pimc import _shared_solver
 from belot.bots.sampling import Knowledge, sample
-from belot.game import BELOTE_BASE, CALL_BASE, PLAY, Deal
+from belot.game import BELOTE_BASE, CALL_BASE, PLAY
 from belot.solver import DEAL_POINTS, Position
-
-SEARCH_BOTS = ("bot:pimc", "bot:expert")
 
 
 def main() -> None:
@@ -55,29 +53,25 @@ def main() -> None:
 
     rows: list[tuple[int, bool, float]] = []  # (trick, best with the real cards, share of worlds)
     files = record_files(args.records, args.files)
-    for doc, m in read_all(files):
-        for played in m.deals:
-            if played.result is None or played.result.contract < 0:
-                continue
-            d = Deal(played.dealer, played.dealt, played.rules, played.pot)
-            for action, actor in zip(played.actions, played.actors):
-                card = action - BELOTE_BASE if action >= BELOTE_BASE else action
-                judged = (d.phase == PLAY and action < CALL_BASE and len(d.trick_winners) >= args.from_trick
-                          and doc["players"][actor] in SEARCH_BOTS
-                          and sum(a < BELOTE_BASE for a in d.legal_actions()) > 1)
-                pos = Position.from_deal(d) if judged else None
-                d.apply(action)
-                if pos is None or d.phase != PLAY:
-                    continue
-                k = Knowledge.from_view(d.view((actor + 1) & 3))  # the next seat, the card just seen
-                k.play_eps = 0.2
-                hits = 0
-                for _ in range(args.worlds):
-                    hands = list(sample(k, rng).hands)
-                    hands[actor] |= 1 << card  # back to the moment before the card fell
-                    hits += best(Position(pos.contract, (hands[0], hands[1], hands[2], hands[3]), actor,
-                                          pos.trick, pos.tricks_done, pos.trick_winners), card)
-                rows.append((pos.tricks_done, best(pos, card), hits / args.worlds))
+    for doc, d, action, actor in steps(files, played_only=True):
+        if not (d.phase == PLAY and action < CALL_BASE and len(d.trick_winners) >= args.from_trick
+                and doc["players"][actor] in SEARCH_BOTS and sum(a < BELOTE_BASE for a in d.legal_actions()) > 1):
+            continue
+        card = action - BELOTE_BASE if action >= BELOTE_BASE else action
+        pos = Position.from_deal(d)
+        after = d.clone()
+        after.apply(action)
+        if after.phase != PLAY:
+            continue
+        k = Knowledge.from_view(after.view((actor + 1) & 3))  # the next seat, the card just seen
+        k.play_eps = 0.2
+        hits = 0
+        for _ in range(args.worlds):
+            hands = list(sample(k, rng).hands)
+            hands[actor] |= 1 << card  # back to the moment before the card fell
+            hits += best(Position(pos.contract, (hands[0], hands[1], hands[2], hands[3]), actor,
+                                  pos.trick, pos.tricks_done, pos.trick_winners), card)
+        rows.append((pos.tricks_done, best(pos, card), hits / args.worlds))
     print(f"{len(files)} records, {len(rows)} cards played with a choice by search bots "
           f"(best: within {args.tol} raw points of the open-card best)")
     print(f"{'trick':>6} {'cards':>6} {'real':>6} {'worlds':>7} {'ratio if best':>14} {'if not':>7}")

@@ -14,6 +14,8 @@ from belot.contracts import AT, NT
 from belot.game import Deal, DealResult, Match
 from belot.tournament import Z95
 
+SEARCH_BOTS = ("bot:pimc", "bot:expert")  # the players of records whose decisions come from search
+
 
 def kind(contract: int) -> str:
     """The contract kind's name: suit, NT or AT."""
@@ -42,6 +44,20 @@ def read_all(files: list[Path]) -> Iterator[tuple[dict[str, Any], Match]]:
     """``read`` for each file in turn."""
     for path in files:
         yield read(path)
+
+
+def steps(files: list[Path], played_only: bool = False) -> Iterator[tuple[dict[str, Any], Deal, int, int]]:
+    """Every action of every deal in ``files`` as (record, deal, action, seat), the deal replayed up
+    to just before the action (one `Deal` advanced in place: read it, do not change it).
+    ``played_only`` leaves out deals that all passed or did not finish."""
+    for doc, m in read_all(files):
+        for played in m.deals:
+            if played_only and (played.result is None or played.result.contract < 0):
+                continue
+            d = Deal(played.dealer, played.dealt, played.rules, played.pot)
+            for action, actor in zip(played.actions, played.actors):
+                yield doc, d, action, actor
+                d.apply(action)
 
 
 def team_of(doc: dict[str, Any], path: Path, name: str) -> int:
