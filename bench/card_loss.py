@@ -45,7 +45,9 @@ def main() -> None:
                 side = "contract" if (actor ^ view.declarer) & 1 == 0 else "defence"
                 bot = str(doc["players"][actor])
                 trick = str(min(len(view.tricks) + 1, 4)).replace("4", "4-8")
-                for key in ((bot, side, "trick " + trick), (bot, side, kind(view.contract)), (bot, "all")):
+                keys: tuple[tuple[str, ...], ...] = ((bot, side, "trick " + trick), (bot, side, kind(view.contract)),
+                                                     (bot, "all"))
+                for key in keys:
                     losses[key].append(loss)
     print(f"{len(files)} records; loss per card played with a choice (game points, open cards)")
     for key in sorted(losses):

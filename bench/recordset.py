@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 import statistics
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -84,7 +84,7 @@ def lead(r: DealResult, team: int) -> int:
     return r.points[team] - r.points[1 - team]
 
 
-def stderr(values: list[int]) -> float:
+def stderr(values: Sequence[float]) -> float:
     """The standard error of the mean of ``values`` (0 for fewer than two)."""
     return statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
 
