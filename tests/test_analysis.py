@@ -275,3 +275,54 @@ def test_terminal_coach_line(tmp_path: Path) -> None:
     assert (x is None) == ("none of your decisions" in out)
     if x is not None:
         assert x.chosen in out and x.best in out and f"{x.expected_loss:.1f}" in out
+
+
+
+SCORING_OPTIONS = ["OPT-NONZERO", "OPT-VALAT-NO-DOUBLE", "OPT-SINGLE-CONTEST", "OPT-LENGTH-FIRST",
+                   "OPT-CARRE-RANK", "OPT-EIGHT-SPLIT"]
+
+
+@pytest.mark.parametrize("option", SCORING_OPTIONS)
+def test_call_values_score_by_the_house_rules_as_the_bots_do(option: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`Analyst.call_values` in one whole deal equals pimc's own value of each call there
+    (`PimcBot.call_scores` with that deal as its only sample) under each option that changes
+    declarations or scoring (docs/rules.md options; R7.6, R10): the analysis judges calls by the
+    rules of the game played, not the defaults."""
+    from belot.bots import pimc
+    from belot.bots.heuristic import HeuristicBot
+    from belot.contracts import Rules
+
+    rules = Rules((option,))
+    analyst = Analyst()
+    bot = pimc.PimcBot(0, node_cap=1 << 62, bid_penalty=0.0, bid_worlds=1, min_bid_worlds=1)
+    rng = random.Random(option)
+    compared = 0
+
+    def contested(hands: list[int], r: Rules) -> list[int]:
+        own = [decl.best_declarations(h, r) for h in hands]
+        return decl.contest((own[0] + own[2], own[1] + own[3]), r)
+
+    for _ in range(5000):
+        dealer = rng.randrange(4)
+        d = Deal(dealer, deal_hands(rng, dealer), rules)
+        hands = [mask_of(h) for h in d.dealt]
+        if option == "OPT-SINGLE-CONTEST" and contested(hands, rules) == contested(hands, Rules(())):
+            continue  # under this option, only deals whose declarations it changes (about 2%)
+        for _ in range(rng.randrange(0, 4)):  # a few heuristic calls first
+            if d.phase == PLAY or d.is_over:
+                break
+            d.apply(HeuristicBot(0).act(d.view(d.to_move)))
+        if d.phase == PLAY or d.is_over:
+            continue
+        view = d.view(d.to_move)
+        truth = World(tuple(mask_of(h) for h in d.dealt), ((), (), (), ()))  # type: ignore[arg-type]
+        monkeypatch.setattr(pimc, "sample_auction", lambda *a, w=truth, **k: w)
+        scores = bot.call_scores(view)
+        if not scores:
+            continue
+        values = analyst.call_values(view, list(scores), truth)
+        assert values == {a: float(v[0]) for a, v in scores.items()}, (option, view.hand, view.calls)
+        compared += 1
+        if compared >= 12:
+            break
+    assert compared >= 12

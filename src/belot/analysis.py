@@ -28,7 +28,7 @@ from typing import Any
 
 from . import declarations as decl
 from .auction import BID_BASE, KONTRA, PASS, REKONTRA
-from .bots.pimc import PimcBot
+from .bots.pimc import PimcBot, _multiplier_after
 from .bots.sampling import FIT_BUDGET, Knowledge, World, sample, sample_auction
 from .cards import mask_of
 from .contracts import CONTRACT_NAMES
@@ -228,8 +228,9 @@ class Analyst:
         a made contract placed in a narrow or a comfortable band)."""
         me = view.seat & 1
         forehand = (view.dealer + 1) & 3
-        own = [decl.best_declarations(h) for h in w.hands]
-        declared = decl.contest((own[0] + own[2], own[1] + own[3]))
+        rules = view.rules  # declarations, contests and scoring by the options in force
+        own = [decl.best_declarations(h, rules) for h in w.hands]
+        declared = decl.contest((own[0] + own[2], own[1] + own[3]), rules)
         memo: dict[tuple[int, int], tuple[int, int] | None] = {}
         out: dict[int, float] = {}
         for a in options:
@@ -241,15 +242,14 @@ class Analyst:
                 continue
             else:
                 contract, bteam = view.contract, view.declarer & 1
-                mult = (view.multiplier if call == PASS else 4 if call == REKONTRA
-                        else 2 if view.multiplier == 1 else 2 * view.multiplier)
+                mult = _multiplier_after(call, view.multiplier)
             key = (contract, bteam)
             if key not in memo:
                 memo[key] = self.judge._outcome(contract, bteam, w, forehand, declared)
             totals = memo[key]
             if totals is None:  # cannot happen without a node cap
                 raise RuntimeError("the solver gave up")
-            sc = score_deal(contract, bteam, totals, mult, view.pot)
+            sc = score_deal(contract, bteam, totals, mult, view.pot, rules)
             out[a] = float(sc.points[me] - sc.points[1 - me])
         return out
 
