@@ -22,10 +22,9 @@ from pathlib import Path
 
 from recordset import SEARCH_BOTS, record_files, stderr, steps
 
-from belot.auction import KONTRA, PASS, REKONTRA
 from belot.bots import bot_names, make_bot
 from belot.bots.pimc import PimcBot
-from belot.game import CALL_BASE, PLAY, SeatView
+from belot.game import PLAY, SeatView
 
 
 def decisions(folder: Path, limit: int) -> list[SeatView]:
@@ -59,9 +58,7 @@ def main() -> None:
         scores = ref.call_scores(view)
         if not scores:  # only passing was worth weighing: no search, no noise
             continue
-        value = {a: statistics.fmean(v) - (0.0 if a - CALL_BASE == PASS else ref.kontra_margin
-                                            if a - CALL_BASE in (KONTRA, REKONTRA) else ref.bid_margin)
-                 for a, v in scores.items()}
+        value = {a: statistics.fmean(v) - ref.call_margin(a) for a, v in scores.items()}
         best = max(value.values())
         top = sorted(value, key=value.__getitem__, reverse=True)[:2]
         if len(top) == 2:  # the reference's own standard error of its top two's difference

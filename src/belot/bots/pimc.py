@@ -304,13 +304,16 @@ class PimcBot:
         scores = self.call_scores(view)
         best_action, best = CALL_BASE + PASS, -1e9
         for a, vs in scores.items():
-            call = a - CALL_BASE
-            margin = (0.0 if call == PASS else self.kontra_margin if call in (KONTRA, REKONTRA)
-                      else self.bid_margin)
-            v = sum(vs) / len(vs) - margin
+            v = sum(vs) / len(vs) - self.call_margin(a)
             if v > best:
                 best, best_action = v, a
         return best_action
+
+    def call_margin(self, action: int) -> float:
+        """What a call's average deal score must beat passing's by: ``bid_margin`` for a bid,
+        ``kontra_margin`` for kontra and rekontra, none for passing."""
+        call = action - CALL_BASE
+        return 0.0 if call == PASS else self.kontra_margin if call in (KONTRA, REKONTRA) else self.bid_margin
 
     def call_scores(self, view: SeatView) -> dict[int, list[int]]:
         """Each call worth weighing, with its deal score (own team's game points minus the other's)
