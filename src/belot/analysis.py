@@ -28,12 +28,12 @@ from typing import Any
 
 from . import declarations as decl
 from .auction import BID_BASE, KONTRA, PASS, REKONTRA
-from .bots.pimc import PimcBot, _multiplier_after
+from .bots.pimc import PimcBot
 from .bots.sampling import FIT_BUDGET, Knowledge, World, sample, sample_auction
 from .cards import mask_of
 from .contracts import CONTRACT_NAMES
 from .game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, PLAY, Deal, Match, SeatView, action_name
-from .scoring import REDEAL, deal_result, score_deal
+from .scoring import REDEAL, deal_result
 
 CARD, CALL, DECLARATION, BELOTE = "card", "call", "declaration", "belote"
 BEST, INACCURACY, MISTAKE, BLUNDER = "best", "inaccuracy", "mistake", "blunder"
@@ -224,34 +224,13 @@ class Analyst:
     def call_values(self, view: SeatView, options: list[int], w: World) -> dict[int, float]:
         """Margin of each call in ``options`` in the whole deal ``w``: the deal scored as if the
         auction ended with the contract standing after the call (passing with none standing: a
-        redeal, 0), each seat announcing its best declarations, the play perfect (`PimcBot._outcome`,
-        a made contract placed in a narrow or a comfortable band)."""
-        me = view.seat & 1
-        forehand = (view.dealer + 1) & 3
-        rules = view.rules  # declarations, contests and scoring by the options in force
-        own = [decl.best_declarations(h, rules) for h in w.hands]
-        declared = decl.contest((own[0] + own[2], own[1] + own[3]), rules)
-        memo: dict[tuple[int, int], tuple[int, int] | None] = {}
-        out: dict[int, float] = {}
-        for a in options:
-            call = a - CALL_BASE
-            if BID_BASE <= call < KONTRA:
-                contract, bteam, mult = call - BID_BASE, me, 1
-            elif view.contract < 0:
-                out[a] = 0.0  # R3.6: nobody bid, a redeal; the pot stays
-                continue
-            else:
-                contract, bteam = view.contract, view.declarer & 1
-                mult = _multiplier_after(call, view.multiplier)
-            key = (contract, bteam)
-            if key not in memo:
-                memo[key] = self.judge._outcome(contract, bteam, w, forehand, declared)
-            totals = memo[key]
-            if totals is None:  # cannot happen without a node cap
-                raise RuntimeError("the solver gave up")
-            sc = score_deal(contract, bteam, totals, mult, view.pot, rules)
-            out[a] = float(sc.points[me] - sc.points[1 - me])
-        return out
+        redeal, 0), each seat announcing its best declarations, the play perfect: pimc's own value
+        of a call in one deal (`PimcBot.deal_call_scores`, a made contract placed in a narrow or a
+        comfortable band), by the house rules of the game."""
+        scores = self.judge.deal_call_scores(view, options, w)
+        if scores is None:  # cannot happen without a node cap
+            raise RuntimeError("the solver gave up")
+        return {a: float(v) for a, v in scores.items()}
 
 
 Options = tuple[tuple[str, float, float | None], ...]

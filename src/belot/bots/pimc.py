@@ -328,26 +328,18 @@ class PimcBot:
         until ``bid_nodes`` solver nodes are spent (at least ``min_bid_worlds``).
         """
         legal = set(view.legal_actions)
-        me = view.seat & 1
         current = view.contract
-        rules = view.rules
-        forehand = (view.dealer + 1) & 3
-        options: list[tuple[int, int, int]] = []  # (action, contract, bidding team)
-        for c in self._candidates(mask_of(view.hand)):
-            if c > current and CALL_BASE + BID_BASE + c in legal:
-                options.append((CALL_BASE + BID_BASE + c, c, me))
+        actions = [CALL_BASE + BID_BASE + c for c in self._candidates(mask_of(view.hand))
+                   if c > current and CALL_BASE + BID_BASE + c in legal]
         if current >= 0:
-            bteam = view.declarer & 1
-            options.append((CALL_BASE + PASS, current, bteam))
-            for call in (KONTRA, REKONTRA):
-                if CALL_BASE + call in legal:
-                    options.append((CALL_BASE + call, current, bteam))
-        if not any(a != CALL_BASE + PASS for a, *_ in options):
+            actions += [CALL_BASE + call for call in (PASS, KONTRA, REKONTRA) if CALL_BASE + call in legal]
+        if not any(a != CALL_BASE + PASS for a in actions):
             return {}
+        if current < 0:
+            actions.append(CALL_BASE + PASS)
         self._decision_start = int(self.solver.stats[0])
-        pairs = {(c, b) for _, c, b in options}  # the (contract, bidding team) to solve
-        # each option's deal score deal by deal, and passing's (0) when no contract stands
-        values: list[list[int]] = [[] for _ in range(len(options) + (current < 0))]
+        # each call's deal score deal by deal (passing last here, first in the result)
+        values: list[list[int]] = [[] for _ in actions]
         n = 0
         # the bidding model is lenient (slack 1) about partners and passers, but an opponent's bid is
         # fitted exactly: a lenient fit deals that bidder weaker cards than real bidders hold, and
@@ -358,29 +350,53 @@ class PimcBot:
                 slacks[s] = 0.0
         for _ in range(self.bid_worlds):
             w = sample_auction(view, self.rng, slack=0.0, slacks=slacks)
-            own = [decl.best_declarations(h, rules) for h in w.hands]  # each seat announces its best (R7.4)
-            declared = decl.contest((own[0] + own[2], own[1] + own[3]), rules)
-            outcomes: dict[tuple[int, int], tuple[int, int]] = {}
-            for contract, bteam in pairs:
-                o = self._outcome(contract, bteam, w, forehand, declared)
-                if o is None:
-                    break
-                outcomes[(contract, bteam)] = o
-            if len(outcomes) < len(pairs):  # the node cap was hit in this deal
+            scored = self.deal_call_scores(view, actions, w)
+            if scored is None:  # the node cap was hit in this deal
                 break
-            for i, (a, c, b) in enumerate(options):
-                call = a - CALL_BASE
-                mult = _multiplier_after(call, view.multiplier)
-                sc = score_deal(c, b, outcomes[(c, b)], mult, view.pot, rules)
-                values[i].append(sc.points[me] - sc.points[1 - me])
-            if current < 0:
-                values[-1].append(0)
+            for i, a in enumerate(actions):
+                values[i].append(scored[a])
             n += 1
             if not self._more_bid_worlds(n, int(self.solver.stats[0]) - self._decision_start, values):
                 break
         if n == 0:
             return {}
-        scores = {a: values[i] for i, (a, _, _) in enumerate(options)}
+        scores = dict(zip(actions, values))
         if current < 0:
-            return {CALL_BASE + PASS: values[-1], **scores}
+            return {CALL_BASE + PASS: scores.pop(CALL_BASE + PASS), **scores}
         return scores
+
+    def deal_call_scores(self, view: SeatView, actions: list[int], w: World) -> dict[int, int] | None:
+        """Each call in ``actions``, with its deal score (own team's game points minus the other's) in
+        the whole deal ``w``, as if the auction ended with the contract standing after it: a bid stands
+        undoubled, kontra and rekontra multiply the standing contract (`_multiplier_after`), passing
+        leaves it standing or, with none standing, is a redeal worth 0 (R3.6).  Each seat announces
+        its best declarations (R7.4), contested (R7.6); a contract's totals are `_outcome`'s; all by
+        the house rules of ``view`` (`score_deal`: made / hanging / inside, the multiplier, the pot).
+        None when the node cap was hit.  pimc's bidding and `belot analyze` both value calls here."""
+        me = view.seat & 1
+        rules = view.rules
+        terms: list[tuple[int, int, int]] = []  # (action, contract, bidding team); contract -1: a redeal
+        for a in actions:
+            call = a - CALL_BASE
+            if BID_BASE <= call < KONTRA:
+                terms.append((a, call - BID_BASE, me))
+            else:
+                terms.append((a, view.contract, view.declarer & 1 if view.contract >= 0 else me))
+        own = [decl.best_declarations(h, rules) for h in w.hands]
+        declared = decl.contest((own[0] + own[2], own[1] + own[3]), rules)
+        forehand = (view.dealer + 1) & 3
+        outcomes: dict[tuple[int, int], tuple[int, int]] = {}
+        for contract, bteam in {(c, b) for _, c, b in terms if c >= 0}:
+            o = self._outcome(contract, bteam, w, forehand, declared)
+            if o is None:
+                return None
+            outcomes[(contract, bteam)] = o
+        out: dict[int, int] = {}
+        for a, c, b in terms:
+            if c < 0:
+                out[a] = 0
+                continue
+            sc = score_deal(c, b, outcomes[(c, b)], _multiplier_after(a - CALL_BASE, view.multiplier),
+                            view.pot, rules)
+            out[a] = sc.points[me] - sc.points[1 - me]
+        return out
