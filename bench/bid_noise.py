@@ -8,7 +8,9 @@ asks a *reference* (pimc's model with ``--reference`` deals a call, no node cap)
 value (average deal score less pimc's margin for that kind of call), then asks each bot of
 ``--bots`` (``--repeats`` seeds each) for its call from the same view.  A bot's *regret* on a
 decision is the reference's value of the best call minus that of the call the bot made: what more
-deals of the same model could still give it.  It says nothing about how right the model is.
+deals of the same model could still give it.  It says nothing about how right the model is.  Only
+pimc and expert can be asked: they weigh the same calls as the reference, so every call they make
+has the reference's value (another bot's call may be one the reference never weighs).
 
     python bench/bid_noise.py DIR [--decisions N] [--reference R] [--repeats K] [--bots pimc expert]
 """
@@ -22,7 +24,7 @@ from pathlib import Path
 
 from recordset import SEARCH_BOTS, record_files, stderr, steps
 
-from belot.bots import bot_names, make_bot
+from belot.bots import make_bot
 from belot.bots.pimc import PimcBot
 from belot.game import PLAY, SeatView
 
@@ -44,7 +46,8 @@ def main() -> None:
     ap.add_argument("--decisions", type=int, default=40, help="calls weighed by search (default 40)")
     ap.add_argument("--reference", type=int, default=192, help="deals the reference samples a call")
     ap.add_argument("--repeats", type=int, default=3, help="seeds each bot is asked with")
-    ap.add_argument("--bots", nargs="+", default=["pimc", "expert"], choices=bot_names())
+    # bots that weigh the same calls as the reference (pimc's model), so each call made has its value
+    ap.add_argument("--bots", nargs="+", default=["pimc", "expert"], choices=["pimc", "expert"])
     args = ap.parse_args()
     if min(args.decisions, args.reference, args.repeats) < 1:
         ap.error("--decisions, --reference and --repeats must be at least 1")
@@ -66,7 +69,7 @@ def main() -> None:
         for name in args.bots:
             for r in range(args.repeats):
                 choice = make_bot(name, seed=1000 * i + r).act(view)
-                regrets[name].append(best - value.get(choice, min(value.values())))
+                regrets[name].append(best - value[choice])
                 agree[name] += choice == top[0]
         weighed += 1
         if weighed >= args.decisions:
