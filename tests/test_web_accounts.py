@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import json
 import os
+import time
 import urllib.request
 
 import pytest
 import test_web
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Route
 from test_web import SCREENSHOTS, Server, act_once, new_page, table_id
 
 pytestmark = pytest.mark.browser
@@ -122,3 +123,32 @@ def test_register_play_see_history_and_rating_log_out(browser: Browser, server: 
     log = server.log.read_text(errors="replace")
     assert PASSWORD not in log and session not in log  # nor in the server's log
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_a_logged_in_player_is_known_before_the_table_renders(browser: Browser, server: Server) -> None:
+    """The seat chooser of a table opened by its link says "playing as NAME" to a logged-in player
+    even when the server is slow to say who is logged in (/api/me answers a second late here): the
+    page asks first and renders then, so an account is never offered a name field to type in."""
+    page = new_page(browser)
+    page.goto(server.url + "/account")
+    page.fill("#acc-name", "Ayla")
+    page.fill("#acc-password", PASSWORD)
+    page.click("#register-btn")
+    page.wait_for_selector("#me-link")
+    req = urllib.request.Request(server.url + "/api/tables", data=json.dumps(
+        {"seats": ["human", "human", "bot", "bot"], "seat": 0, "name": "Host"}).encode(),
+        headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=5) as r:
+        linked = json.load(r)["table"]["id"]
+
+    def late(route: Route) -> None:
+        time.sleep(1.0)
+        route.continue_()
+
+    page.route("**/api/me", late)
+    page.goto(f"{server.url}/t/{linked}")
+    page.wait_for_selector(".seat-chooser")
+    assert "Ayla" in page.inner_text(".seat-chooser #playing-as")
+    assert page.locator("#join-name").count() == 0
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()

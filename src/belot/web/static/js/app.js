@@ -55,10 +55,11 @@ async function start() {
     }
   });
   window.addEventListener("popstate", route);
-  await setLanguage(initialLanguage());
+  // Who is logged in is known before the first page renders: a table's seat chooser shows "playing
+  // as NAME" to an account and a name field to a guest, and is not re-rendered when /api/me answers.
+  await Promise.all([setLanguage(initialLanguage()), whoami()]);
   renderChrome();
   route();
-  whoami();
 }
 
 start();
