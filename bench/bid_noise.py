@@ -46,8 +46,9 @@ def main() -> None:
     ap.add_argument("--decisions", type=int, default=40, help="calls weighed by search (default 40)")
     ap.add_argument("--reference", type=int, default=192, help="deals the reference samples a call")
     ap.add_argument("--repeats", type=int, default=3, help="seeds each bot is asked with")
-    # bots that weigh the same calls as the reference (pimc's model), so each call made has its value
-    ap.add_argument("--bots", nargs="+", default=["pimc", "expert"], choices=["pimc", "expert"])
+    # the search bots weigh the same calls as the reference (pimc's model): each call made has its value
+    searchers = [b.removeprefix("bot:") for b in SEARCH_BOTS]
+    ap.add_argument("--bots", nargs="+", default=searchers, choices=searchers)
     args = ap.parse_args()
     if min(args.decisions, args.reference, args.repeats) < 1:
         ap.error("--decisions, --reference and --repeats must be at least 1")

@@ -152,3 +152,14 @@ def test_a_logged_in_player_is_known_before_the_table_renders(browser: Browser, 
     assert page.locator("#join-name").count() == 0
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()
+
+
+def test_a_server_that_never_says_who_is_logged_in_does_not_keep_the_page_blank(
+        browser: Browser, server: Server) -> None:
+    """/api/me never answers here: after waiting for it a few seconds the lobby renders all the same."""
+    page = new_page(browser)
+    page.route("**/api/me", lambda route: None)  # the request stays pending
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create-btn", timeout=10_000)
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()

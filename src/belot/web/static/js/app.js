@@ -57,7 +57,9 @@ async function start() {
   window.addEventListener("popstate", route);
   // Who is logged in is known before the first page renders: a table's seat chooser shows "playing
   // as NAME" to an account and a name field to a guest, and is not re-rendered when /api/me answers.
-  await Promise.all([setLanguage(initialLanguage()), whoami()]);
+  // A server that does not answer within 3 s does not keep the page blank (the top bar follows later).
+  const known = Promise.race([whoami(), new Promise((resolve) => setTimeout(resolve, 3000))]);
+  await Promise.all([setLanguage(initialLanguage()), known]);
   renderChrome();
   route();
 }
