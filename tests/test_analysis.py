@@ -326,3 +326,38 @@ def test_call_values_score_by_the_house_rules_as_the_bots_do(option: str, monkey
         if compared >= 12:
             break
     assert compared >= 12
+
+
+def test_call_values_change_with_the_house_rules_where_the_rules_change_the_deal() -> None:
+    """The test above compares the analysis with pimc, which now share `PimcBot.deal_call_scores`;
+    this one says that the rules reach it: in deals whose contested declarations OPT-SINGLE-CONTEST
+    changes (R7.6), some call is valued differently under the option than under the defaults."""
+    from dataclasses import replace
+
+    from belot.contracts import NT, Rules
+
+    rules = Rules(("OPT-SINGLE-CONTEST",))
+    analyst = Analyst()
+    rng = random.Random(7)
+
+    def contested(hands: list[int], r: Rules) -> list[int]:
+        own = [decl.best_declarations(h, r) for h in hands]
+        return decl.contest((own[0] + own[2], own[1] + own[3]), r)
+
+    differ = compared = 0
+    for _ in range(20000):
+        dealer = rng.randrange(4)
+        d = Deal(dealer, deal_hands(rng, dealer), rules)
+        hands = [mask_of(h) for h in d.dealt]
+        if contested(hands, rules) == contested(hands, Rules(())):
+            continue
+        view = d.view(d.to_move)  # the first call: every contract can be bid
+        calls = [a for a in view.legal_actions if a != CALL_BASE + BID_BASE + NT]  # all but NT (R7.1: none there)
+        truth = World(tuple(hands), ((), (), (), ()))  # type: ignore[arg-type]
+        own = analyst.call_values(view, calls, truth)
+        default = analyst.call_values(replace(view, options=()), calls, truth)
+        differ += own != default
+        compared += 1
+        if compared >= 6:
+            break
+    assert compared >= 6 and differ >= 1, (compared, differ)
