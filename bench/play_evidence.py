@@ -9,7 +9,7 @@ than the worlds the sampler already draws.  This script measures both, from tour
 * *real*: at each card a search bot (``bot:pimc``, ``bot:expert``) played with a choice, whether it
   was open-card best with the real hands;
 * *worlds*: the share of ``--worlds`` worlds, drawn by pimc's own sampler (calls and the `heuristic`
-  play model, ``play_eps`` 0.2) from the next seat's view just after the card fell, in which it was.
+  play model, pimc's ``play_eps``, `PLAY_EPS`) from the next seat's view just after the card fell, in which it was.
 
 Per trick it prints both rates and the two likelihood ratios a weighting could use (best: real /
 worlds; not best: (1 - real) / (1 - worlds)).  Ratios near 1 mean the play says little that the
@@ -27,7 +27,7 @@ from pathlib import Path
 from recordset import SEARCH_BOTS, record_files, steps
 
 from belot.bots.pimc import _shared_solver
-from belot.bots.sampling import Knowledge, sample
+from belot.bots.sampling import PLAY_EPS, Knowledge, sample
 from belot.game import BELOTE_BASE, CALL_BASE, PLAY
 from belot.solver import DEAL_POINTS, Position
 
@@ -64,7 +64,7 @@ def main() -> None:
         if after.phase != PLAY:
             continue
         k = Knowledge.from_view(after.view((actor + 1) & 3))  # the next seat, the card just seen
-        k.play_eps = 0.2
+        k.play_eps = PLAY_EPS
         hits = 0
         for _ in range(args.worlds):
             hands = list(sample(k, rng).hands)

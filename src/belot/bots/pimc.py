@@ -31,7 +31,7 @@ from ..game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, SeatView
 from ..scoring import BELOTE_POINTS, deal_result, score_deal, trick_points
 from ..solver import DEAL_POINTS, Position, Solver
 from .random_bot import announce_first, with_belote
-from .sampling import FIT_BUDGET, Knowledge, World, sample, sample_auction
+from .sampling import FIT_BUDGET, PLAY_EPS, Knowledge, World, sample, sample_auction
 
 _KQ = tuple(0b11 << (8 * s + QUEEN) for s in range(4))
 
@@ -77,7 +77,7 @@ class PimcBot:
                  max_worlds: int = 32, bid_nodes: int = 5_000_000, bid_worlds: int = 32,
                  min_bid_worlds: int = 12, bid_margin: float = 0.0, kontra_margin: float = 4.0,
                  bid_penalty: float = 7.0, node_cap: int = 6_000_000, fit_budget: int = FIT_BUDGET,
-                 play_eps: float = 0.2) -> None:
+                 play_eps: float = PLAY_EPS) -> None:
         self.rng = random.Random(seed)
         self.solver = _shared_solver()
         self.play_nodes = play_nodes

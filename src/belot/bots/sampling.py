@@ -34,6 +34,9 @@ from .heuristic import KONTRA_THRESHOLD, choose_card, contract_margins, defence_
 
 # Draws the play sampler may reject for misfitting the auction or the play, per decision (see `sample`).
 FIT_BUDGET = 400
+# pimc's chance of keeping a world for each of an opponent's plays the `heuristic` card play would not
+# have made (`Knowledge.play_eps`, `_plays_plausible`); 1 keeps every world
+PLAY_EPS = 0.2
 
 
 @dataclass
