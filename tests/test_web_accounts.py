@@ -12,7 +12,7 @@ import urllib.request
 
 import pytest
 import test_web
-from playwright.sync_api import Browser, Route
+from playwright.sync_api import Browser, Page, Route
 from test_web import SCREENSHOTS, Server, act_once, new_page, table_id
 
 pytestmark = pytest.mark.browser
@@ -125,13 +125,11 @@ def test_register_play_see_history_and_rating_log_out(browser: Browser, server: 
     assert not page.errors  # type: ignore[attr-defined]
 
 
-def test_a_logged_in_player_is_known_before_the_table_renders(browser: Browser, server: Server) -> None:
-    """The seat chooser of a table opened by its link says "playing as NAME" to a logged-in player
-    even when the server is slow to say who is logged in (/api/me answers a second late here): the
-    page asks first and renders then, so an account is never offered a name field to type in."""
-    page = new_page(browser)
+def registered_with_a_table(page: Page, server: Server, name: str) -> str:
+    """Register the account ``name`` in ``page`` and create a table with a free human seat (by
+    someone else); the table's id."""
     page.goto(server.url + "/account")
-    page.fill("#acc-name", "Ayla")
+    page.fill("#acc-name", name)
     page.fill("#acc-password", PASSWORD)
     page.click("#register-btn")
     page.wait_for_selector("#me-link")
@@ -139,16 +137,54 @@ def test_a_logged_in_player_is_known_before_the_table_renders(browser: Browser, 
         {"seats": ["human", "human", "bot", "bot"], "seat": 0, "name": "Host"}).encode(),
         headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(req, timeout=5) as r:
-        linked = json.load(r)["table"]["id"]
+        return str(json.load(r)["table"]["id"])
+
+
+def watch_for_the_name_field(page: Page) -> None:
+    """From the next page loaded on: ``window.sawNameField`` is true once a guest's name field was drawn."""
+    page.add_init_script("new MutationObserver(() => { if (document.querySelector('#join-name'))"
+                         " window.sawNameField = true; }).observe(document, {childList: true, subtree: true});")
+
+
+def test_a_logged_in_player_is_known_before_the_table_renders(browser: Browser, server: Server) -> None:
+    """The seat chooser of a table opened by its link says "playing as NAME" to a logged-in player
+    even when the server is slow to say who is logged in (/api/me answers a second late here): the
+    page asks first and renders then, so an account is never offered a name field to type in."""
+    page = new_page(browser)
+    linked = registered_with_a_table(page, server, "Ayla")
 
     def late(route: Route) -> None:
         time.sleep(1.0)
         route.continue_()
 
+    watch_for_the_name_field(page)
     page.route("**/api/me", late)
     page.goto(f"{server.url}/t/{linked}")
     page.wait_for_selector(".seat-chooser")
     assert "Ayla" in page.inner_text(".seat-chooser #playing-as")
+    assert page.evaluate("window.sawNameField !== true")  # not even for a moment
+    assert page.locator("#join-name").count() == 0
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+def test_a_logged_in_player_is_known_even_when_the_server_answers_after_the_page_rendered(
+        browser: Browser, server: Server) -> None:
+    """/api/me answers 4 s late, after the page stopped waiting (3 s) and rendered the table as a
+    guest's: when the answer comes, the seat chooser is drawn again for the account."""
+    page = new_page(browser)
+    linked = registered_with_a_table(page, server, "Derya")
+
+    def very_late(route: Route) -> None:
+        time.sleep(4.0)  # the page runs on meanwhile: it stops waiting at 3 s and renders
+        route.continue_()
+
+    watch_for_the_name_field(page)
+    page.route("**/api/me", very_late)
+    page.goto(f"{server.url}/t/{linked}")
+    page.wait_for_selector("#playing-as", timeout=15_000)
+    assert page.evaluate("window.sawNameField === true")  # drawn as a guest's first, then again
+    assert "Derya" in page.inner_text(".seat-chooser #playing-as")
     assert page.locator("#join-name").count() == 0
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()

@@ -6,7 +6,7 @@ import { initialLanguage, language, setLanguage, t, LANGUAGES } from "./i18n.js"
 import { showLobby } from "./lobby.js";
 import { showTable } from "./table.js";
 import { showReplay } from "./replay.js";
-import { showAccount, showLeaderboard, showProfile, renderAccountLink, whoami } from "./account.js";
+import { accountName, showAccount, showLeaderboard, showProfile, renderAccountLink, whoami } from "./account.js";
 import { navigate, onNavigate } from "./ui.js";
 
 let page = null; // the current page object: {render(), close()}
@@ -56,12 +56,15 @@ async function start() {
   });
   window.addEventListener("popstate", route);
   // Who is logged in is known before the first page renders: a table's seat chooser shows "playing
-  // as NAME" to an account and a name field to a guest, and is not re-rendered when /api/me answers.
-  // A server that does not answer within 3 s does not keep the page blank (the top bar follows later).
-  const known = Promise.race([whoami(), new Promise((resolve) => setTimeout(resolve, 3000))]);
-  await Promise.all([setLanguage(initialLanguage()), known]);
+  // as NAME" to an account and a name field to a guest. A server that does not answer within 3 s
+  // does not keep the page blank: the page renders as a guest's, and is drawn again for an account
+  // when the answer comes (the top bar follows by itself).
+  const me = whoami();
+  const inTime = Promise.race([me.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 3000))]);
+  const [, known] = await Promise.all([setLanguage(initialLanguage()), inTime]);
   renderChrome();
   route();
+  if (!known) me.then(() => { if (accountName() && page && page.render) page.render(); });
 }
 
 start();
