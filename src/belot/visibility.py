@@ -174,14 +174,9 @@ def view_json(view: SeatView, viewer: Viewer) -> dict[str, Any]:
 
 
 def finished_deal_view(match: Match, index: int, viewer: Viewer) -> dict[str, Any]:
-    """A finished deal of ``match`` as ``viewer`` saw it at its end (with the match score now)."""
-    deal = match.deals[index]
-    seat_view = deal.view(0 if viewer is None else viewer)
-    out = view_json(seat_view, viewer)
-    if viewer is not None and deal.contract < 0:
-        # All passed: the last three cards were never dealt (R2.3, R3.6), so the seat saw only its
-        # first five; a SeatView of a finished deal lists all eight.
-        out["hand"] = [CARD_NAMES[c] for c in sorted(deal.dealt[viewer][:5])]
+    """A finished deal of ``match`` as ``viewer`` saw it at its end (with the match score now; an
+    all-pass deal's hand is the seat's first five cards, R2.3, as its `SeatView` has it)."""
+    out = view_json(match.deals[index].view(0 if viewer is None else viewer), viewer)
     out.update(deal_index=index, score=list(match.score), target=match.target, winner=None, history=[])
     return out
 
