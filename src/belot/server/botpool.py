@@ -212,11 +212,29 @@ class BotPool:
         self._warming = None
         await asyncio.to_thread(self.close, True)  # workers gone, their semaphores released
 
-    def close(self, wait: bool = False) -> None:
-        """Stop the workers; ``wait``: until they have exited (at most a decision under way)."""
-        if self._executor is not None:
-            self._executor.shutdown(wait=wait, cancel_futures=True)
-            self._executor = None
+    def close(self, wait: bool = False, grace: float = 5.0) -> None:
+        """Stop the workers; ``wait``: until they have exited, which is at most the decision under way
+        or ``grace`` seconds, after which a worker still busy is terminated. The workers run only on
+        CPU time nobody else wants (`_below_the_server`), so on a machine that other programs keep
+        busy an unfinished decision could otherwise hold a shutdown for as long as the load lasts."""
+        executor, self._executor = self._executor, None
+        if executor is None:
+            return
+        workers = list(executor._processes.values())  # the executor has no public way to stop them
+        executor.shutdown(wait=False, cancel_futures=True)
+        if not wait:
+            return
+        deadline = time.monotonic() + grace
+        for process in workers:
+            process.join(max(0.0, deadline - time.monotonic()))
+        for process in workers:
+            if process.is_alive():
+                log.warning("bot worker %s still busy %.0f s after shutdown; terminated", process.pid, grace)
+                process.terminate()
+                process.join(1.0)
+            if process.is_alive():
+                process.kill()
+        executor.shutdown(wait=True)  # its thread gone, its semaphores released
 
 
 class InlineBots:
