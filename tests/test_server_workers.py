@@ -85,10 +85,10 @@ def person(table: str, seq: int, legal: list[int]) -> int:
     return sorted(legal)[random.Random(f"{table}/{seq}").randrange(len(legal))]
 
 
-def played_without_a_kill(table: str, seed: int, seats: list[str]) -> Match:
+def played_without_a_kill(table: str, seed: int, seats: list[str], target: int) -> Match:
     """The table's game played in this process, no server, no kill: the hands its seed deals, the
     bots' decisions with the seeds the server gives them, the person's scripted choices."""
-    match = new_match(41, seed)
+    match = new_match(target, seed)
     seq = 0
     while not match.is_over:
         if match.current_player == CHANCE:
@@ -163,27 +163,33 @@ def test_owner_killed_mid_deal_its_tables_finish_on_the_other_worker(tmp_path: P
     procs = [p for p, _ in workers]
     proxy, url = start_haproxy([u for _, u in workers], tmp_path)
     seats: dict[str, list[str]] = {}
+    targets: dict[str, int] = {}
     people: list[Person] = []
     try:
         with httpx.Client(base_url=url, timeout=10) as http:
-            # Created round-robin: the tables are spread over both workers.
+            # Created round-robin: the tables are spread over both workers.  The bots' own tables
+            # play to 151, so that none is over before the kill, however slow the people are (on
+            # a machine kept busy by other programs a match to 41 was).
             for i in range(6):
                 if i < 4:
                     kinds = [BOTS[(i + s) % 2] for s in range(4)]
-                    seats[http.post("/api/tables", json={"seats": kinds, "target": 41}).json()["table"]["id"]] = kinds
+                    t = http.post("/api/tables", json={"seats": kinds, "target": 151}).json()["table"]["id"]
+                    seats[t], targets[t] = kinds, 151
                     continue
                 kinds = ["human", "bot:random", "bot:heuristic", "bot:random"]
                 r = http.post("/api/tables", json={"seats": kinds, "target": 41, "seat": 0})
                 seats[r.json()["table"]["id"]] = kinds
+                targets[r.json()["table"]["id"]] = 41
                 people.append(Person(url, r.json()["table"]["id"], r.json()["token"]))
             # The people play over their websockets through the proxy until some actions are in.
             for p in people:
                 p.play(until_acknowledged=6)
             ids = list(seats)
             owners = {t: storage.owner_of(t) for t in ids}
-            assert all(o is not None for o in owners.values())
             before = {t: storage.load(t) for t in ids}
-            assert all(s is not None and s.status == "playing" for s in before.values())
+            assert all(s is not None and s.status == "playing" for s in before.values()), \
+                {t: s and s.status for t, s in before.items()}
+            assert all(o is not None for o in owners.values()), owners
             # Kill the first person's table's owner mid-deal.
             victim_url = owners[people[0].table][1]  # type: ignore[index]
             victim = next(p for p, u in workers if u == victim_url)
@@ -223,7 +229,7 @@ def test_owner_killed_mid_deal_its_tables_finish_on_the_other_worker(tmp_path: P
         assert after.moves[: len(stored_before.moves)] == stored_before.moves
         # The record equals the same seeded game played without the kill: the same hands, every
         # action the same (by the same seat, a bot's or the person's), the same score.
-        same = played_without_a_kill(t, after.seed, seats[t])
+        same = played_without_a_kill(t, after.seed, seats[t], targets[t])
         assert [(seat, action_of(move)) for seat, move, _bot in after.moves] == \
             [(seat, a) for d in same.deals for seat, a in zip(d.actors, d.actions)]
         assert [[[CARD_NAMES[c] for c in h] for h in d.dealt] for d in same.deals] == \
