@@ -6,6 +6,8 @@ import asyncio
 import logging
 import random
 import time
+from concurrent.futures import Future
+from multiprocessing.process import BaseProcess
 
 from belot.game import Match
 from belot.server.botpool import BotPool
@@ -74,15 +76,21 @@ def test_quick_bots_decide_inline_without_a_worker():
     assert action in view.legal_actions and by == "bot:heuristic"
 
 
-def test_close_terminates_a_worker_that_does_not_finish_within_the_grace(caplog):
-    """A shutdown waits for a decision under way, but not for ever: bot workers run on idle CPU time
-    only, so on a machine other programs keep busy a decision may not finish while the load lasts."""
-    pool = BotPool(workers=1, budget=60.0, warm=False)
-    busy = pool._pool().submit(time.sleep, 60)  # a decision that will not end within the grace
+def _busy_worker(pool: BotPool, seconds: float) -> tuple[Future[None], BaseProcess]:
+    """The pool's one worker, busy for ``seconds`` (waits until the task has started)."""
+    busy = pool._pool().submit(time.sleep, seconds)
     (worker,) = pool._pool()._processes.values()
     deadline = time.monotonic() + 30
     while not busy.running() and time.monotonic() < deadline:
         time.sleep(0.05)
+    return busy, worker
+
+
+def test_close_terminates_a_worker_that_does_not_finish_within_the_grace(caplog):
+    """A shutdown waits for a decision under way, but not for ever: bot workers run on idle CPU time
+    only, so on a machine other programs keep busy a decision may not finish while the load lasts."""
+    pool = BotPool(workers=1, budget=60.0, warm=False)
+    busy, worker = _busy_worker(pool, 60)  # a decision that will not end within the grace
     assert busy.running()
     started = time.monotonic()
     with caplog.at_level(logging.WARNING, logger="belot.server"):
@@ -94,11 +102,7 @@ def test_close_terminates_a_worker_that_does_not_finish_within_the_grace(caplog)
 
 def test_close_waits_for_a_decision_that_ends_within_the_grace():
     pool = BotPool(workers=1, budget=60.0, warm=False)
-    busy = pool._pool().submit(time.sleep, 0.5)
-    (worker,) = pool._pool()._processes.values()
-    deadline = time.monotonic() + 30
-    while not busy.running() and time.monotonic() < deadline:
-        time.sleep(0.05)
+    busy, worker = _busy_worker(pool, 0.5)
     pool.close(wait=True, grace=20)
     assert busy.result(timeout=0) is None  # finished, not terminated
     assert not worker.is_alive()
