@@ -7,14 +7,17 @@ import dataclasses
 import random
 from collections.abc import Iterator
 
+from test_pimc import _announce, _perfect_playout_score
 from test_sampling import random_positions, replay_world
 
 from belot.bots import REGISTRY, bot_names, make_bot
-from belot.bots.expert import ExpertBot, view_key
+from belot.bots.expert import ExpertBot, _line_to_next_turn, next_card_values, view_key
 from belot.bots.heuristic import HeuristicBot
 from belot.bots.pimc import PimcBot
-from belot.bots.sampling import Knowledge, sample
-from belot.game import CALL_BASE, Deal, SeatView, deal_hands
+from belot.bots.random_bot import with_belote
+from belot.bots.sampling import Knowledge, World, sample
+from belot.game import BELOTE_BASE, CALL_BASE, Deal, SeatView, deal_hands
+from belot.solver import DEAL_POINTS, Position
 
 
 def small(seed: int) -> ExpertBot:
@@ -150,3 +153,93 @@ def test_the_key_is_the_view() -> None:
     assert ExpertBot(7).decision_seed(view) != ExpertBot(8).decision_seed(view)
     assert view_key(view).hex() == "6fe132b0f7947cff26cf4edb644ddc57"
     assert ExpertBot().seed != ExpertBot().seed  # unseeded: a base seed of its own, not predictable
+
+
+class _Worlds(ExpertBot):
+    """An expert that keeps the worlds its last card decision solved (for the tests below)."""
+
+    def _rescore(self, view: SeatView, means: dict[int, float], start: int) -> dict[int, float]:
+        self.kept, self.means = list(self._worlds), means
+        return super()._rescore(view, means, start)
+
+
+def _play_positions(n: int, seed: int) -> Iterator[tuple[Deal, SeatView, list[int]]]:
+    """Positions of heuristic deals before the last trick where the seat to move has a card choice
+    (its declarations made)."""
+    for d, _ in random_positions(n, seed, bot="heuristic"):
+        if d.phase != "play":
+            continue
+        _announce(d)
+        view = d.view(d.to_move)
+        cards = [a for a in view.legal_actions if a < BELOTE_BASE]
+        if len(cards) >= 2 and len(view.tricks) < 7:
+            yield d, view, cards
+
+
+def test_next_card_values_are_the_engine_scores_of_the_lines() -> None:
+    """Issue 24, the second own move free of strategy fusion: in the true world, a card now, the
+    others' open-card best cards up to the seat's next turn, then any next card and perfect play on:
+    the value `next_card_values` builds for that line is the engine's deal score of it (belotes,
+    valat, made / inside included), and with one world the values are pimc's own."""
+    checked = 0
+    for d, view, cards in _play_positions(50, 41):
+        truth = World(tuple(d.hands), tuple(tuple(x) if s != view.seat else () for s, x in enumerate(d.declared)))
+        bot = _Worlds(1, fusion_from=0)  # trick 1 too
+        scores, _ = bot.card_scores(view, cards, world=truth)
+        assert scores == bot.means  # one world: the next card is the world's best, as in pimc
+        (pos, diffs, score), = bot.kept
+        sign = 1 if view.seat & 1 == 0 else -1
+        for card in cards:
+            line = _line_to_next_turn(bot.solver, pos, card)
+            assert line is not None
+            nxt, seen = line
+            e = d.clone()
+            e.apply(with_belote(e.view(e.to_move), card))
+            for c in seen:
+                _announce(e)
+                e.apply(with_belote(e.view(e.to_move), c))
+            assert e.to_move == view.seat and Position.from_deal(e).hands == nxt.hands
+            _announce(e)
+            nxt_diffs = bot.solver.card_diffs(nxt, DEAL_POINTS)
+            top = max(sign * v for v in nxt_diffs.values())
+            for c2, v in nxt_diffs.items():
+                want = _perfect_playout_score(e, c2, view.seat & 1, bot)
+                assert score(diffs[card] + sign * (sign * v - top)) == want
+        checked += 1
+    assert checked >= 10
+
+
+def test_next_card_values_never_above_pimcs_and_sometimes_below() -> None:
+    """Fixing the next card across worlds the seat cannot tell apart can only lose against letting
+    each world choose (pimc's average); copies of one world change nothing; and over sampled
+    worlds some card is worth less than pimc thinks (the fusion is real)."""
+    below = checked = 0
+    for _, view, cards in _play_positions(60, 42):
+        if len(view.tricks) < 2:
+            continue
+        bot = _Worlds(2, play_nodes=1 << 40, min_worlds=32, max_worlds=32)
+        bot.card_scores(view, cards)
+        fused = next_card_values(bot.solver, bot.kept, bot.means, 10**9)
+        assert fused is not None
+        assert all(fused[c] <= bot.means[c] + 1e-9 for c in fused)
+        assert max(fused.values()) <= max(bot.means.values()) + 1e-9
+        below += any(fused[c] < bot.means[c] - 1e-9 for c in fused)
+        copies = next_card_values(bot.solver, bot.kept[:1] * 3, bot.means, 10**9)
+        assert copies == next_card_values(bot.solver, bot.kept[:1], bot.means, 10**9)
+        checked += 1
+    assert checked >= 10 and below >= 1
+
+
+def test_fusion_from_trick_two_by_default_and_off_by_switch() -> None:
+    """By default expert values cards with the next card fixed from trick 2 on, not in trick 1;
+    ``fusion_from`` 8 turns it off (expert's cards as before); either way its choices are legal and
+    reproducible."""
+    assert ExpertBot(1).fusion_from == 1
+    worlds = _Worlds(3, play_nodes=30_000, min_worlds=2, max_worlds=4)
+    for _d, view, cards in _play_positions(12, 43):
+        worlds.card_scores(view, cards)
+        assert bool(worlds.kept) == (len(view.tricks) >= 1)
+        for fusion_from in (1, 8):
+            a = ExpertBot(5, fusion_from=fusion_from, play_nodes=30_000, min_worlds=2, max_worlds=4).act(view)
+            assert a in view.legal_actions
+            assert ExpertBot(5, fusion_from=fusion_from, play_nodes=30_000, min_worlds=2, max_worlds=4).act(view) == a

@@ -1,4 +1,5 @@
-"""The ``expert`` bot: `pimc` that searches more where a decision is close (issue 24).
+"""The ``expert`` bot: `pimc` that searches more where a decision is close and values a card with
+its next card fixed across the worlds it cannot tell apart (issue 24).
 
 `pimc` stays as it is, the reference every change is measured against (`bench/paired.py`,
 docs/strength.md).  pimc spends a fixed amount of search on every decision: a number of sampled
@@ -16,6 +17,13 @@ the same view with the same seed always gets the same samples and the same choic
 before; two variants of expert then differ only where a change reaches, and a paired comparison
 (`bench/paired.py`) measures the change itself, not the reshuffled luck of the deals it did not touch.
 
+Strategy fusion, one move further: pimc values a card by the average over its worlds of the best
+play from there, each world choosing its own continuation, as if the seat would know the hidden
+cards when it plays its next card.  From trick 2 on, ``expert`` values a card with its next card
+fixed across the worlds it will not be able to tell apart by then (the worlds in which the others,
+playing their open-card best, lay the same cards before its next turn), as alpha-mu search does
+with two moves of its own (`next_card_values`).  It changes about one card decision in sixty.
+
 Everything else (sampling, the solver, scoring of worlds, bidding by null-window searches) is
 `pimc`'s, so each rule stays in one place.
 """
@@ -25,10 +33,13 @@ from __future__ import annotations
 import hashlib
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..contracts import TABLES
 from ..game import SeatView
+from ..play import beats
+from ..solver import DEAL_POINTS, Position
 from .pimc import PimcBot
 
 # pimc's parameters that expert changes (the others are pimc's)
@@ -37,6 +48,9 @@ PLAY_EXTRA = 3  # a close card may take up to this many times pimc's play_nodes
 BID_EXTRA = 1.6  # a close call up to this many times pimc's bid_nodes
 Z = 2.0  # a lead of this many standard errors settles a decision
 MATTERS = 0.5  # game points: a standard error of the lead below this settles it too
+# from trick 2 (index 1) on, a card's value fixes the seat's next card across the worlds it will not
+# tell apart; in trick 1 each world is a whole deal and that costs seconds (docs/strength.md)
+FUSION_FROM = 1
 
 
 def close(samples: Sequence[Sequence[int]]) -> bool:
@@ -69,11 +83,15 @@ def view_key(view: SeatView) -> bytes:
 class ExpertBot(PimcBot):
     name = "expert"
 
-    def __init__(self, seed: int | None = None, **params: Any) -> None:
+    def __init__(self, seed: int | None = None, fusion_from: int = FUSION_FROM, **params: Any) -> None:
         """``params`` override `BUDGETS` or pimc's other parameters (tests use small budgets).
+        ``fusion_from``: the first trick (0-7) whose cards are valued with the next card fixed
+        across the worlds the seat will not tell apart (`next_card_values`); 8: never.
         Without a seed the bot draws one, so it stays unpredictable."""
         super().__init__(seed, **{**BUDGETS, **params})
         self.seed = seed if seed is not None else random.SystemRandom().getrandbits(64)
+        self.fusion_from = fusion_from
+        self._worlds: list[tuple[Position, dict[int, int], Callable[[int], int]]] = []
 
     def decision_seed(self, view: SeatView) -> int:
         """The seed of the samples for ``view``: a function of the bot's seed and the view only."""
@@ -83,7 +101,20 @@ class ExpertBot(PimcBot):
     def act(self, view: SeatView) -> int:
         # common random numbers: the same view, the same samples (module docstring)
         self.rng = random.Random(self.decision_seed(view))
+        self._worlds = []
         return super().act(view)
+
+    def _solved(self, pos: Position, diffs: dict[int, int], score: Callable[[int], int]) -> None:
+        if len(pos.trick_winners) >= self.fusion_from:
+            self._worlds.append((pos, diffs, score))
+
+    def _rescore(self, view: SeatView, means: dict[int, float], start: int) -> dict[int, float]:
+        worlds, self._worlds = self._worlds, []
+        if len(worlds) < 2 or len(view.tricks) >= 7:
+            return means
+        left = self.node_cap - (int(self.solver.stats[0]) - start)
+        fused = next_card_values(self.solver, worlds, means, left)
+        return means if fused is None else {**means, **fused}
 
     def _more_worlds(self, worlds: int, nodes: int, values: dict[int, list[int]]) -> bool:
         if super()._more_worlds(worlds, nodes, values):
@@ -95,3 +126,79 @@ class ExpertBot(PimcBot):
         if super()._more_bid_worlds(n, nodes, values):
             return True
         return nodes <= BID_EXTRA * self.bid_nodes and close(values)
+
+
+def _line_to_next_turn(solver: Any, pos: Position, card: int) -> tuple[Position, tuple[int, ...]] | None:
+    """Play ``card`` for the seat to move in ``pos``, then every other seat's open-card best card
+    (the lowest of equal ones) until that seat is to move again: the position then, and the cards
+    the others played on the way (what the seat will have seen).  None when the node limit was hit."""
+    me = pos.to_move
+    t = TABLES[pos.contract]
+    hands = list(pos.hands)
+    trick, winners, seat, c = list(pos.trick), list(pos.trick_winners), me, card
+    seen: list[int] = []
+    while True:
+        hands[seat] &= ~(1 << c)
+        trick.append((seat, c))
+        if seat != me:
+            seen.append(c)
+        if len(trick) == 4:
+            win_seat, win_card = trick[0]
+            for s, x in trick[1:]:
+                if beats(t, x, win_card):
+                    win_seat, win_card = s, x
+            winners.append(win_seat)
+            trick, seat = [], win_seat
+        else:
+            seat = (seat + 1) & 3
+        nxt = Position(pos.contract, (hands[0], hands[1], hands[2], hands[3]), seat, tuple(trick), len(winners),
+                       tuple(winners))
+        if seat == me:
+            return nxt, tuple(seen)
+        diffs = solver.card_diffs(nxt, DEAL_POINTS)
+        if not diffs:
+            return None
+        sign = 1 if seat & 1 == 0 else -1
+        c = max(sorted(diffs), key=lambda x: sign * diffs[x])
+
+
+def next_card_values(solver: Any, worlds: Sequence[tuple[Position, dict[int, int], Callable[[int], int]]],
+                     means: dict[int, float], nodes: int) -> dict[int, float] | None:
+    """The cards' average deal scores when the seat's next card must be the same in every world it
+    will not be able to tell apart (a second own move free of strategy fusion, as in alpha-mu search
+    with two moves).
+
+    Each world gives, for each card now, the open-card best line of the others up to the seat's next
+    turn (`_line_to_next_turn`) and the solver's value of each next card there; the worlds are grouped
+    by the cards the others played on the way, and in each group one next card is chosen for all of
+    them (the best on their sum).  pimc instead takes each world's own best next card, so its average
+    (``means``) is never below this one: a card whose mean is not above the best value found so far
+    cannot overtake it and is not searched.  None when ``nodes`` solver nodes did not suffice.
+    """
+    start = int(solver.stats[0])
+    n = len(worlds)
+    out: dict[int, float] = {}
+    best = -math.inf
+    for card in sorted(means, key=lambda c: (-means[c], c)):
+        if means[card] <= best:
+            break
+        groups: dict[tuple[int, ...], dict[int, int]] = {}
+        for pos, diffs, score in worlds:
+            solver.limit(nodes - (int(solver.stats[0]) - start))
+            line = _line_to_next_turn(solver, pos, card)
+            nxt_diffs = None if line is None else solver.card_diffs(line[0], DEAL_POINTS)
+            solver.limit(None)
+            if not nxt_diffs or line is None:
+                return None
+            seen = line[1]
+            sign = 1 if pos.to_move & 1 == 0 else -1
+            top = max(sign * v for v in nxt_diffs.values())
+            sums = groups.setdefault(seen, {})
+            for c2, v in nxt_diffs.items():
+                # this world's value of the line (card, then c2): the open-card value of the card less
+                # what c2 gives up against the best next card in this world
+                sums[c2] = sums.get(c2, 0) + score(diffs[card] + sign * (sign * v - top))
+        value = sum(max(s.values()) for s in groups.values()) / n
+        out[card] = value
+        best = max(best, value)
+    return out

@@ -22,6 +22,7 @@ makes the same decisions on every machine.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from .. import declarations as decl
 from ..auction import BID_BASE, KONTRA, PASS, REKONTRA
@@ -167,33 +168,57 @@ class PimcBot:
             diffs = self.solver.card_diffs(pos, DEAL_POINTS)
             if not diffs:
                 break
-            declared = self._declarations(view, w, rules)
-            to_come = _future_belote(contract, w.hands)
-            fb = [0, 0]
-            for seat in to_come:
-                fb[seat & 1] += BELOTE_POINTS
+            score = self._scorer(view, w, rules, past, valat_team, remaining, belotes)
             for c in cards:
-                # The solver's value d is team 0's future points minus team 1's: the card points
-                # left (doubled in NT), the belotes to come and the valat bonus (R8).  Without a
-                # valat a team's lead is at most the points left plus its belotes less the other's
-                # (the other team may take a trick of no points), so a larger lead is a valat.
-                d = diffs[c]
-                lead, x = (d, 0) if d >= 0 else (-d, 1)
-                valat = x if valat_team in (x, -1) and lead > remaining + fb[x] - fb[1 - x] else None
-                bonus = VALAT_BONUS if valat is not None else 0
-                f0 = (remaining + fb[0] + fb[1] + bonus + d) // 2
-                future0 = f0 - fb[0] - (bonus if valat == 0 else 0)  # team 0's card points to come
-                future = (future0 // mult, (remaining - future0) // mult)
-                r = deal_result(contract, view.declarer, view.multiplier, view.pot,
-                                (past[0] + future[0], past[1] + future[1]), declared,
-                                belotes + to_come, valat=valat, rules=rules)
-                values[c].append(r.points[team] - r.points[1 - team])
-                raw[c] += sign * d
+                values[c].append(score(diffs[c]))
+                raw[c] += sign * diffs[c]
+            self._solved(pos, diffs, score)
             worlds += 1
         self.solver.limit(None)
         if worlds == 0:
             return {}, {}
-        return {c: sum(v) / worlds for c, v in values.items()}, {c: v / worlds for c, v in raw.items()}
+        means = {c: sum(v) / worlds for c, v in values.items()}
+        return self._rescore(view, means, start), {c: v / worlds for c, v in raw.items()}
+
+    def _scorer(self, view: SeatView, w: World, rules: Rules, past: list[int], valat_team: int | None,
+                remaining: int, belotes: list[int]) -> Callable[[int], int]:
+        """The deal score (own team's game points minus the other's) in world ``w`` of a line whose
+        solver value from the decision's position is ``d`` (team 0's future points minus team 1's)."""
+        contract = view.contract
+        mult = TABLES[contract].multiplier
+        team = view.seat & 1
+        declared = self._declarations(view, w, rules)
+        to_come = _future_belote(contract, w.hands)
+        fb = [0, 0]
+        for seat in to_come:
+            fb[seat & 1] += BELOTE_POINTS
+
+        def score(d: int) -> int:
+            # The solver's value d is team 0's future points minus team 1's: the card points
+            # left (doubled in NT), the belotes to come and the valat bonus (R8).  Without a
+            # valat a team's lead is at most the points left plus its belotes less the other's
+            # (the other team may take a trick of no points), so a larger lead is a valat.
+            lead, x = (d, 0) if d >= 0 else (-d, 1)
+            valat = x if valat_team in (x, -1) and lead > remaining + fb[x] - fb[1 - x] else None
+            bonus = VALAT_BONUS if valat is not None else 0
+            f0 = (remaining + fb[0] + fb[1] + bonus + d) // 2
+            future0 = f0 - fb[0] - (bonus if valat == 0 else 0)  # team 0's card points to come
+            future = (future0 // mult, (remaining - future0) // mult)
+            r = deal_result(contract, view.declarer, view.multiplier, view.pot,
+                            (past[0] + future[0], past[1] + future[1]), declared,
+                            belotes + to_come, valat=valat, rules=rules)
+            return r.points[team] - r.points[1 - team]
+
+        return score
+
+    def _solved(self, pos: Position, diffs: dict[int, int], score: Callable[[int], int]) -> None:
+        """Called with each solved world of a card decision (its position, every card's solver
+        value and its deal-score function): for bots that look further into the worlds."""
+
+    def _rescore(self, view: SeatView, means: dict[int, float], start: int) -> dict[int, float]:
+        """The cards' average deal scores as the decision uses them; pimc's are the worlds' means.
+        ``start`` is the solver's node count when the decision began (for bots that search more)."""
+        return means
 
     def _more_worlds(self, worlds: int, nodes: int, values: dict[int, list[int]]) -> bool:
         """Whether to solve another world for a card: until ``min_worlds`` are solved, then while
