@@ -39,7 +39,7 @@ from typing import Any
 from ..contracts import TABLES
 from ..game import SeatView
 from ..play import beats
-from ..solver import DEAL_POINTS, Position
+from ..solver import DEAL_POINTS, Position, Solver
 from .pimc import PimcBot
 
 # pimc's parameters that expert changes (the others are pimc's)
@@ -128,10 +128,12 @@ class ExpertBot(PimcBot):
         return nodes <= BID_EXTRA * self.bid_nodes and close(values)
 
 
-def _line_to_next_turn(solver: Any, pos: Position, card: int) -> tuple[Position, tuple[int, ...]] | None:
+def _line_to_next_turn(solver: Solver, pos: Position, card: int) -> tuple[Position, tuple[int, ...]] | None:
     """Play ``card`` for the seat to move in ``pos``, then every other seat's open-card best card
     (the lowest of equal ones) until that seat is to move again: the position then, and the cards
-    the others played on the way (what the seat will have seen).  None when the node limit was hit."""
+    the others played on the way (what the seat will have seen; a belote announced with one of them
+    is left out, so worlds that differ only there count as one: a slight pessimism, measured so).
+    None when the node limit was hit."""
     me = pos.to_move
     t = TABLES[pos.contract]
     hands = list(pos.hands)
@@ -162,7 +164,7 @@ def _line_to_next_turn(solver: Any, pos: Position, card: int) -> tuple[Position,
         c = max(sorted(diffs), key=lambda x: sign * diffs[x])
 
 
-def next_card_values(solver: Any, worlds: Sequence[tuple[Position, dict[int, int], Callable[[int], int]]],
+def next_card_values(solver: Solver, worlds: Sequence[tuple[Position, dict[int, int], Callable[[int], int]]],
                      means: dict[int, float], nodes: int) -> dict[int, float] | None:
     """The cards' average deal scores when the seat's next card must be the same in every world it
     will not be able to tell apart (a second own move free of strategy fusion, as in alpha-mu search
