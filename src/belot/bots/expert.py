@@ -164,6 +164,23 @@ def _line_to_next_turn(solver: Solver, pos: Position, card: int) -> tuple[Positi
         c = max(sorted(diffs), key=lambda x: sign * diffs[x])
 
 
+def line_values(solver: Solver, world: tuple[Position, dict[int, int], Callable[[int], int]],
+                card: int) -> tuple[tuple[int, ...], dict[int, int]] | None:
+    """In one solved world (its position, every card's solver value, its deal-score function): the
+    cards the others lay after ``card`` up to the seat's next turn (`_line_to_next_turn`), and the
+    deal score of each next card there, followed by open-card play.  A line's value is the open-card
+    value of ``card`` less what the next card gives up against the world's best next card, so what
+    the tricks, belotes and valat on the way are worth is the solver's own.  None at the node limit."""
+    pos, diffs, score = world
+    line = _line_to_next_turn(solver, pos, card)
+    nxt_diffs = None if line is None else solver.card_diffs(line[0], DEAL_POINTS)
+    if not nxt_diffs or line is None:
+        return None
+    sign = 1 if pos.to_move & 1 == 0 else -1
+    top = max(sign * v for v in nxt_diffs.values())
+    return line[1], {c2: score(diffs[card] + sign * (sign * v - top)) for c2, v in nxt_diffs.items()}
+
+
 def next_card_values(solver: Solver, worlds: Sequence[tuple[Position, dict[int, int], Callable[[int], int]]],
                      means: dict[int, float], nodes: int) -> dict[int, float] | None:
     """The cards' average deal scores when the seat's next card must be the same in every world it
@@ -171,7 +188,7 @@ def next_card_values(solver: Solver, worlds: Sequence[tuple[Position, dict[int, 
     with two moves).
 
     Each world gives, for each card now, the open-card best line of the others up to the seat's next
-    turn (`_line_to_next_turn`) and the solver's value of each next card there; the worlds are grouped
+    turn and the value of each next card there (`line_values`); the worlds are grouped
     by the cards the others played on the way, and in each group one next card is chosen for all of
     them (the best on their sum).  pimc instead takes each world's own best next card, so its average
     (``means``) is never below this one: a card whose mean is not above the best value found so far
@@ -185,21 +202,16 @@ def next_card_values(solver: Solver, worlds: Sequence[tuple[Position, dict[int, 
         if means[card] <= best:
             break
         groups: dict[tuple[int, ...], dict[int, int]] = {}
-        for pos, diffs, score in worlds:
+        for world in worlds:
             solver.limit(nodes - (int(solver.stats[0]) - start))
-            line = _line_to_next_turn(solver, pos, card)
-            nxt_diffs = None if line is None else solver.card_diffs(line[0], DEAL_POINTS)
+            lines = line_values(solver, world, card)
             solver.limit(None)
-            if not nxt_diffs or line is None:
+            if lines is None:
                 return None
-            seen = line[1]
-            sign = 1 if pos.to_move & 1 == 0 else -1
-            top = max(sign * v for v in nxt_diffs.values())
+            seen, values = lines
             sums = groups.setdefault(seen, {})
-            for c2, v in nxt_diffs.items():
-                # this world's value of the line (card, then c2): the open-card value of the card less
-                # what c2 gives up against the best next card in this world
-                sums[c2] = sums.get(c2, 0) + score(diffs[card] + sign * (sign * v - top))
+            for c2, v in values.items():
+                sums[c2] = sums.get(c2, 0) + v
         value = sum(max(s.values()) for s in groups.values()) / n
         out[card] = value
         best = max(best, value)
