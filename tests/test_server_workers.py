@@ -162,8 +162,7 @@ def test_owner_killed_mid_deal_its_tables_finish_on_the_other_worker(tmp_path: P
     workers = [start_server(db, "--worker", "--bot-delay", "0.05") for _ in range(2)]
     procs = [p for p, _ in workers]
     proxy, url = start_haproxy([u for _, u in workers], tmp_path)
-    seats: dict[str, list[str]] = {}
-    targets: dict[str, int] = {}
+    tables: dict[str, tuple[list[str], int]] = {}  # id -> (seats, target)
     people: list[Person] = []
     try:
         with httpx.Client(base_url=url, timeout=10) as http:
@@ -174,17 +173,17 @@ def test_owner_killed_mid_deal_its_tables_finish_on_the_other_worker(tmp_path: P
                 if i < 4:
                     kinds = [BOTS[(i + s) % 2] for s in range(4)]
                     t = http.post("/api/tables", json={"seats": kinds, "target": 151}).json()["table"]["id"]
-                    seats[t], targets[t] = kinds, 151
+                    tables[t] = kinds, 151
                     continue
                 kinds = ["human", "bot:random", "bot:heuristic", "bot:random"]
                 r = http.post("/api/tables", json={"seats": kinds, "target": 41, "seat": 0})
-                seats[r.json()["table"]["id"]] = kinds
-                targets[r.json()["table"]["id"]] = 41
-                people.append(Person(url, r.json()["table"]["id"], r.json()["token"]))
+                t = r.json()["table"]["id"]
+                tables[t] = kinds, 41
+                people.append(Person(url, t, r.json()["token"]))
             # The people play over their websockets through the proxy until some actions are in.
             for p in people:
                 p.play(until_acknowledged=6)
-            ids = list(seats)
+            ids = list(tables)
             owners = {t: storage.owner_of(t) for t in ids}
             before = {t: storage.load(t) for t in ids}
             assert all(s is not None and s.status == "playing" for s in before.values()), \
@@ -229,7 +228,7 @@ def test_owner_killed_mid_deal_its_tables_finish_on_the_other_worker(tmp_path: P
         assert after.moves[: len(stored_before.moves)] == stored_before.moves
         # The record equals the same seeded game played without the kill: the same hands, every
         # action the same (by the same seat, a bot's or the person's), the same score.
-        same = played_without_a_kill(t, after.seed, seats[t], targets[t])
+        same = played_without_a_kill(t, after.seed, *tables[t])
         assert [(seat, action_of(move)) for seat, move, _bot in after.moves] == \
             [(seat, a) for d in same.deals for seat, a in zip(d.actors, d.actions)]
         assert [[[CARD_NAMES[c] for c in h] for h in d.dealt] for d in same.deals] == \
