@@ -155,7 +155,7 @@ class PimcBot:
         valat_team = teams.pop() if len(teams) == 1 else -1 if not teams else None
         remaining = trick_points(t, cards_of(FULL_DECK & ~closed), last=True) * mult
         belotes = [s for s, _ in view.belotes]
-        values: dict[int, list[int]] = {c: [] for c in cards}  # each card's deal score, world by world
+        values: dict[int, list[float]] = {c: [] for c in cards}  # each card's deal score, world by world
         raw = {c: 0.0 for c in cards}
         worlds = 0
         start = int(self.solver.stats[0])
@@ -181,19 +181,19 @@ class PimcBot:
         return self._rescore(view, means, start), {c: v / worlds for c, v in raw.items()}
 
     def _scorer(self, view: SeatView, w: World, rules: Rules, past: list[int], valat_team: int | None,
-                remaining: int, belotes: list[int]) -> Callable[[int], int]:
-        """The deal score (own team's game points minus the other's) in world ``w`` of a line whose
-        solver value from the decision's position is ``d`` (team 0's future points minus team 1's)."""
+                remaining: int, belotes: list[int]) -> Callable[[int], float]:
+        """The deal score (`deal_value`: own team's game points minus the other's) in world ``w`` of a
+        line whose solver value from the decision's position is ``d`` (team 0's future points minus
+        team 1's)."""
         contract = view.contract
         mult = TABLES[contract].multiplier
-        team = view.seat & 1
         declared = self._declarations(view, w, rules)
         to_come = _future_belote(contract, w.hands)
         fb = [0, 0]
         for seat in to_come:
             fb[seat & 1] += BELOTE_POINTS
 
-        def score(d: int) -> int:
+        def score(d: int) -> float:
             # The solver's value d is team 0's future points minus team 1's: the card points
             # left (doubled in NT), the belotes to come and the valat bonus (R8).  Without a
             # valat a team's lead is at most the points left plus its belotes less the other's
@@ -207,11 +207,17 @@ class PimcBot:
             r = deal_result(contract, view.declarer, view.multiplier, view.pot,
                             (past[0] + future[0], past[1] + future[1]), declared,
                             belotes + to_come, valat=valat, rules=rules)
-            return r.points[team] - r.points[1 - team]
+            return self.deal_value(view, r.points)
 
         return score
 
-    def _solved(self, pos: Position, diffs: dict[int, int], score: Callable[[int], int]) -> None:
+    def deal_value(self, view: SeatView, points: tuple[int, int]) -> float:
+        """What a deal that gives the teams ``points`` game points is worth to the seat of ``view``, the
+        measure its card play and calls maximise: pimc's is its team's points less the other's."""
+        team = view.seat & 1
+        return points[team] - points[1 - team]
+
+    def _solved(self, pos: Position, diffs: dict[int, int], score: Callable[[int], float]) -> None:
         """Called with each solved world of a card decision (its position, every card's solver
         value and its deal-score function): for bots that look further into the worlds."""
 
@@ -220,7 +226,7 @@ class PimcBot:
         ``start`` is the solver's node count when the decision began (for bots that search more)."""
         return means
 
-    def _more_worlds(self, worlds: int, nodes: int, values: dict[int, list[int]]) -> bool:
+    def _more_worlds(self, worlds: int, nodes: int, values: dict[int, list[float]]) -> bool:
         """Whether to solve another world for a card: until ``min_worlds`` are solved, then while
         fewer than ``play_nodes`` solver nodes are spent, never beyond ``max_worlds``.  ``values``
         (each card's deal score in each world so far) is for bots that stop by the scores."""
@@ -315,7 +321,7 @@ class PimcBot:
         scored.sort(reverse=True)
         return [c for _, c in scored[:2]]
 
-    def _more_bid_worlds(self, n: int, nodes: int, values: list[list[int]]) -> bool:
+    def _more_bid_worlds(self, n: int, nodes: int, values: list[list[float]]) -> bool:
         """Whether to sample another deal for a call (at most ``bid_worlds``): until
         ``min_bid_worlds`` are scored, then while at most ``bid_nodes`` solver nodes are spent.
         ``values`` (each call's deal score in each deal so far, passing's too) is for bots that stop
@@ -340,7 +346,7 @@ class PimcBot:
         call = action - CALL_BASE
         return 0.0 if call == PASS else self.kontra_margin if call in (KONTRA, REKONTRA) else self.bid_margin
 
-    def call_scores(self, view: SeatView) -> dict[int, list[int]]:
+    def call_scores(self, view: SeatView) -> dict[int, list[float]]:
         """Each call worth weighing, with its deal score (own team's game points minus the other's)
         in each whole deal sampled from the auction; empty when only passing is worth weighing or
         not one deal was scored within the node cap.
@@ -364,7 +370,7 @@ class PimcBot:
             actions.append(CALL_BASE + PASS)
         self._decision_start = int(self.solver.stats[0])
         # each call's deal score deal by deal (passing last here, first in the result)
-        values: list[list[int]] = [[] for _ in actions]
+        values: list[list[float]] = [[] for _ in actions]
         n = 0
         # the bidding model is lenient (slack 1) about partners and passers, but an opponent's bid is
         # fitted exactly: a lenient fit deals that bidder weaker cards than real bidders hold, and
@@ -390,7 +396,7 @@ class PimcBot:
             return {CALL_BASE + PASS: scores.pop(CALL_BASE + PASS), **scores}
         return scores
 
-    def deal_call_scores(self, view: SeatView, actions: list[int], w: World) -> dict[int, int] | None:
+    def deal_call_scores(self, view: SeatView, actions: list[int], w: World) -> dict[int, float] | None:
         """Each call in ``actions``, with its deal score (own team's game points minus the other's) in
         the whole deal ``w``, as if the auction ended with the contract standing after it: a bid stands
         undoubled, kontra and rekontra multiply the standing contract (`_multiplier_after`), passing
@@ -416,12 +422,12 @@ class PimcBot:
             if o is None:
                 return None
             outcomes[(contract, bteam)] = o
-        out: dict[int, int] = {}
+        out: dict[int, float] = {}
         for a, c, b in terms:
             if c < 0:
                 out[a] = 0
                 continue
             sc = score_deal(c, b, outcomes[(c, b)], _multiplier_after(a - CALL_BASE, view.multiplier),
                             view.pot, rules)
-            out[a] = sc.points[me] - sc.points[1 - me]
+            out[a] = self.deal_value(view, sc.points)
         return out
