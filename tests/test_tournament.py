@@ -43,6 +43,20 @@ def test_the_deal_stream_depends_on_the_match_number():
     assert a["deals"][0]["hands"] != b["deals"][0]["hands"]
 
 
+def test_a_match_from_a_late_score_plays_the_same_deals_to_the_target():
+    """An end game (bench/endgame.py): the match starts from a score, plays the deal stream of a match
+    from 0 to 0 and ends by R12.1 at the target; such a match has no record (a record starts at 0)."""
+    seats = ("heuristic",) * 4
+    whole = play_match(MatchSpec(seats, seed=4, index=3))
+    late = play_match(MatchSpec(seats, seed=4, index=3, start=(140, 120)))
+    assert late.deal_points == whole.deal_points[:len(late.deal_points)]
+    assert late.score == (140 + sum(p[0] for p in late.deal_points), 120 + sum(p[1] for p in late.deal_points))
+    assert max(late.score) >= 151 and late.score[late.winner] > late.score[1 - late.winner]
+    assert len(late.deal_points) < len(whole.deal_points)
+    with pytest.raises(ValueError, match="no record"):
+        play_match(MatchSpec(seats, seed=4, index=3, start=(140, 120), record=True))
+
+
 def fake_pair(k: int, half0: list[tuple[int, int]], half1: list[tuple[int, int]]) -> PairOutcome:
     def outcome(points: list[tuple[int, int]]) -> MatchOutcome:
         s0, s1 = sum(p[0] for p in points), sum(p[1] for p in points)

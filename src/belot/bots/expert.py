@@ -40,6 +40,7 @@ from ..contracts import TABLES
 from ..game import SeatView
 from ..play import beats
 from ..solver import DEAL_POINTS, Position, Solver
+from . import equity
 from .pimc import PimcBot
 
 # pimc's parameters that expert changes (the others are pimc's)
@@ -51,9 +52,10 @@ MATTERS = 0.5  # game points: a standard error of the lead below this settles it
 # from trick 2 (index 1) on, a card's value fixes the seat's next card across the worlds it will not
 # tell apart; in trick 1 each world is a whole deal and that costs seconds (docs/strength.md)
 FUSION_FROM = 1
+MATCH_AWARE = True  # value a deal's points by the chance of winning the match (equity.value)
 
 
-def close(samples: Sequence[Sequence[int]]) -> bool:
+def close(samples: Sequence[Sequence[float]]) -> bool:
     """Whether the option with the best mean might not be the best: its lead per sample over the
     runner-up (paired: the same samples) is within ``Z`` standard errors, and that error is at least
     ``MATTERS`` game points."""
@@ -72,7 +74,9 @@ def close(samples: Sequence[Sequence[int]]) -> bool:
 def view_key(view: SeatView) -> bytes:
     """A stable digest of what the search reads in a view: the seat, its own cards, every public call,
     card, declaration and belote, the pot and the house rules.  The match score, target and history
-    are left out (the search does not use them).  ``repr`` of tuples of ints and strings is the same
+    are left out: the worlds drawn do not depend on them (the score changes what a deal's points are
+    worth, `deal_value`, not which cards the others may hold), so a change of the score alone
+    changes a choice only where the match makes the difference.  ``repr`` of tuples of ints and strings is the same
     in every process, unlike ``hash()`` of a string."""
     parts = (view.seat, view.dealer, view.phase, view.to_move, view.hand, view.calls, view.contract,
              view.declarer, view.multiplier, view.tricks, view.trick, view.announced,
@@ -83,15 +87,19 @@ def view_key(view: SeatView) -> bytes:
 class ExpertBot(PimcBot):
     name = "expert"
 
-    def __init__(self, seed: int | None = None, fusion_from: int = FUSION_FROM, **params: Any) -> None:
+    def __init__(self, seed: int | None = None, fusion_from: int = FUSION_FROM, match_aware: bool = MATCH_AWARE,
+                 **params: Any) -> None:
         """``params`` override `BUDGETS` or pimc's other parameters (tests use small budgets).
         ``fusion_from``: the first trick (0-7) whose cards are valued with the next card fixed
         across the worlds the seat will not tell apart (`next_card_values`); 8: never.
+        ``match_aware``: a deal's points are valued by the chance of winning the match they leave
+        (`equity.value`), not by the deal score.
         Without a seed the bot draws one, so it stays unpredictable."""
         super().__init__(seed, **{**BUDGETS, **params})
         self.seed = seed if seed is not None else random.SystemRandom().getrandbits(64)
         self.fusion_from = fusion_from
-        self._worlds: list[tuple[Position, dict[int, int], Callable[[int], int]]] = []
+        self.match_aware = match_aware
+        self._worlds: list[tuple[Position, dict[int, int], Callable[[int], float]]] = []
 
     def decision_seed(self, view: SeatView) -> int:
         """The seed of the samples for ``view``: a function of the bot's seed and the view only."""
@@ -104,7 +112,12 @@ class ExpertBot(PimcBot):
         self._worlds = []
         return super().act(view)
 
-    def _solved(self, pos: Position, diffs: dict[int, int], score: Callable[[int], int]) -> None:
+    def deal_value(self, view: SeatView, points: tuple[int, int]) -> float:
+        if not self.match_aware:
+            return super().deal_value(view, points)
+        return equity.value(view.score, view.target, view.seat & 1, points)
+
+    def _solved(self, pos: Position, diffs: dict[int, int], score: Callable[[int], float]) -> None:
         if len(pos.trick_winners) >= self.fusion_from:
             self._worlds.append((pos, diffs, score))
 
@@ -116,13 +129,13 @@ class ExpertBot(PimcBot):
         fused = next_card_values(self.solver, worlds, means, left)
         return means if fused is None else {**means, **fused}
 
-    def _more_worlds(self, worlds: int, nodes: int, values: dict[int, list[int]]) -> bool:
+    def _more_worlds(self, worlds: int, nodes: int, values: dict[int, list[float]]) -> bool:
         if super()._more_worlds(worlds, nodes, values):
             return True
         return (worlds < self.max_worlds and nodes < PLAY_EXTRA * self.play_nodes
                 and close(list(values.values())))
 
-    def _more_bid_worlds(self, n: int, nodes: int, values: list[list[int]]) -> bool:
+    def _more_bid_worlds(self, n: int, nodes: int, values: list[list[float]]) -> bool:
         if super()._more_bid_worlds(n, nodes, values):
             return True
         return nodes <= BID_EXTRA * self.bid_nodes and close(values)
@@ -164,8 +177,8 @@ def _line_to_next_turn(solver: Solver, pos: Position, card: int) -> tuple[Positi
         c = max(sorted(diffs), key=lambda x: sign * diffs[x])
 
 
-def line_values(solver: Solver, world: tuple[Position, dict[int, int], Callable[[int], int]],
-                card: int) -> tuple[tuple[int, ...], dict[int, int]] | None:
+def line_values(solver: Solver, world: tuple[Position, dict[int, int], Callable[[int], float]],
+                card: int) -> tuple[tuple[int, ...], dict[int, float]] | None:
     """In one solved world (its position, every card's solver value, its deal-score function): the
     cards the others lay after ``card`` up to the seat's next turn (`_line_to_next_turn`), and the
     deal score of each next card there, followed by open-card play.  A line's value is the open-card
@@ -181,7 +194,7 @@ def line_values(solver: Solver, world: tuple[Position, dict[int, int], Callable[
     return line[1], {c2: score(diffs[card] + sign * (sign * v - top)) for c2, v in nxt_diffs.items()}
 
 
-def next_card_values(solver: Solver, worlds: Sequence[tuple[Position, dict[int, int], Callable[[int], int]]],
+def next_card_values(solver: Solver, worlds: Sequence[tuple[Position, dict[int, int], Callable[[int], float]]],
                      means: dict[int, float], nodes: int) -> dict[int, float] | None:
     """The cards' average deal scores when the seat's next card must be the same in every world it
     will not be able to tell apart (a second own move free of strategy fusion, as in alpha-mu search
@@ -201,7 +214,7 @@ def next_card_values(solver: Solver, worlds: Sequence[tuple[Position, dict[int, 
     for card in sorted(means, key=lambda c: (-means[c], c)):
         if means[card] <= best:
             break
-        groups: dict[tuple[int, ...], dict[int, int]] = {}
+        groups: dict[tuple[int, ...], dict[int, float]] = {}
         for world in worlds:
             solver.limit(nodes - (int(solver.stats[0]) - start))
             lines = line_values(solver, world, card)
@@ -211,7 +224,7 @@ def next_card_values(solver: Solver, worlds: Sequence[tuple[Position, dict[int, 
             seen, values = lines
             sums = groups.setdefault(seen, {})
             for c2, v in values.items():
-                sums[c2] = sums.get(c2, 0) + v
+                sums[c2] = sums.get(c2, 0.0) + v
         value = sum(max(s.values()) for s in groups.values()) / n
         out[card] = value
         best = max(best, value)

@@ -54,6 +54,7 @@ class MatchSpec:
     record: bool = False  # return the record text
     observations: bool = False  # return the encoded observations (.npz bytes)
     options: tuple[str, ...] = ()  # the house rules in force (docs/rules.md section 6), in the record too
+    start: tuple[int, int] = (0, 0)  # the score the match starts from (an end game: bench/endgame.py); no record then
 
 
 @dataclass(slots=True)
@@ -72,9 +73,12 @@ def play_match(spec: MatchSpec) -> MatchOutcome:
     """Play one match of ``spec`` from its seeded deal stream; bots see only their seat's view."""
     from ..bots import make_bot
 
+    if spec.start != (0, 0) and spec.record:
+        raise ValueError("a match started from a score has no record (a record starts at 0 to 0)")
     rng = random.Random(derive_seed(spec.seed, "deals", spec.index))
     players = [f"bot:{bot_key(n)}" for n in spec.seats]
     match = Match(Rules.from_options(spec.options), target=spec.target, rng=rng, players=players)
+    match.score = list(spec.start)
     times: list[list[float]] = [[], [], [], []]
     bots: list[Any] = []
     bots_deal = -1

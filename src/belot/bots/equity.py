@@ -1,0 +1,84 @@
+"""Match equity: the chance that a team wins the match (R12) from a score, and a deal's game points
+valued by what they do to that chance.
+
+A search bot that maximises its deal score plays every deal as if the match went on for ever; a match
+to 151 is won by the team that gets there first.  With 140 to 100 a team needs 11 more points and a safe
+small contract is worth nearly as much as a big risky one; with 100 to 145 against it, the other team
+wins with almost any points it takes, so doubling its contract costs nothing (it wins anyway if the
+contract is made) and may win the match.  `value` gives a deal's points as the change in the chance of
+winning the match, scaled to game points at the start of a match, so bots that compare deal scores can
+use it unchanged (passing out, which scores nothing, is still worth 0).
+
+The chance comes from a model of the match: before each deal the two teams' game points from it are
+drawn from the distribution counted in ``deal_points.json`` (`bench/deal_points.py`: self-play of the
+``heuristic`` bot, all-pass deals left out, both teams alike); after the deal R12.1 decides (a team at
+the target or more with more points wins; equal scores at the target or more play on, counted as an
+even chance).  The pot carried by a hanging deal and R12.2 (no match ends on a valat) are left out of
+the model.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+
+import numpy as np
+
+SCALE_SPAN = 16  # game points: the value scale is the equity slope over this swing at 0 to 0
+
+
+@cache
+def _points() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    doc = json.loads(resources.files("belot.bots").joinpath("deal_points.json").read_text())
+    pts = np.array(doc["points"], dtype=np.int64)
+    return pts[:, 0], pts[:, 1], pts[:, 2] / pts[:, 2].sum()
+
+
+@cache
+def table(target: int) -> np.ndarray:
+    """``E[x, y]``: the chance that a team with ``x`` game points wins the match against one with
+    ``y``, before a deal, for ``0 <= x, y < target``."""
+    a, b, p = _points()
+    top = int(max(a.max(), b.max()))
+    size = target + top + 1
+    x, y = np.meshgrid(np.arange(size), np.arange(size), indexing="ij")
+    over = np.maximum(x, y) >= target
+    ended = np.where(x > y, 1.0, np.where(x < y, 0.0, 0.5))  # R12.1; a tie at the target plays on
+    e = np.full((target, target), 0.5)
+    for _ in range(4 * target):  # every deal adds points, so the values settle after a few dozen rounds
+        ext = np.where(over, ended, 0.0)
+        ext[:target, :target] = e
+        new = np.zeros_like(e)
+        for ai, bi, pi in zip(a, b, p):
+            new += pi * ext[ai:ai + target, bi:bi + target]
+        if np.array_equal(new, e):
+            break
+        e = new
+    return e
+
+
+def chance(us: int, them: int, target: int) -> float:
+    """The chance of winning the match from ``us`` to ``them`` game points before a deal (R12.1 applied
+    to the score as it stands: at the target or more, the one with more has won)."""
+    if max(us, them) >= target:
+        return 1.0 if us > them else 0.0 if us < them else 0.5
+    return float(table(target)[max(us, 0), max(them, 0)])
+
+
+@cache
+def scale(target: int) -> float:
+    """Game points per unit of winning chance at the start of a match (over a swing of
+    ``SCALE_SPAN`` points each way), so that early in a match `value` is close to the deal score."""
+    e = table(target)
+    return 2 * SCALE_SPAN / float(e[SCALE_SPAN, 0] - e[0, SCALE_SPAN])
+
+
+def value(score: tuple[int, int], target: int, team: int, points: tuple[int, int]) -> float:
+    """What game points ``points`` (team 0's, team 1's) in this deal are worth to ``team`` with the
+    match at ``score`` before it: the change in its chance of winning the match, in game points of the
+    start of a match (`scale`).  0 when the deal scores nothing."""
+    us, them = score[team], score[1 - team]
+    before = chance(us, them, target)
+    after = chance(us + points[team], them + points[1 - team], target)
+    return (after - before) * scale(target)

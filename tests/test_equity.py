@@ -1,0 +1,94 @@
+"""Match equity (`belot.bots.equity`) and `expert` playing for the match (issue 24): the chance of
+winning from a score follows R12.1, and a deal's points are valued by what they do to it."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from importlib import resources
+
+import numpy as np
+import pytest
+from test_sampling import random_positions
+
+from belot.auction import BID_BASE, KONTRA
+from belot.bots import equity
+from belot.bots.expert import ExpertBot
+from belot.bots.pimc import PimcBot
+from belot.game import CALL_BASE, Deal, deal_hands
+
+T = 151
+
+
+def test_the_deal_points_are_both_teams_alike_and_all_scored() -> None:
+    doc = json.loads(resources.files("belot.bots").joinpath("deal_points.json").read_text())
+    counts = {(a, b): n for a, b, n in doc["points"]}
+    assert (0, 0) not in counts and doc["deals"] >= 50_000
+    assert all(counts.get((b, a)) == n for (a, b), n in counts.items())
+    # R10 / R11: a scored deal writes at least the smallest pot (suit game, 16) between the teams, bar
+    # the declarers' half of a hanging deal (it goes to the pot)
+    assert min(a + b for a, b in counts) >= 8
+
+
+def test_chance_follows_r12() -> None:
+    e = equity.table(T)
+    assert e.shape == (T, T)
+    assert np.allclose(e + e.T, 1.0)  # the teams are alike
+    assert np.allclose(np.diag(e), 0.5)
+    assert (np.diff(e, axis=0) >= -1e-12).all() and (np.diff(e, axis=1) <= 1e-12).all()  # more is better
+    assert equity.chance(151, 150, T) == 1.0 and equity.chance(150, 151, T) == 0.0  # R12.1
+    assert equity.chance(160, 160, T) == 0.5  # equal at the target: play on (R12.1)
+    assert equity.chance(0, 0, T) == pytest.approx(0.5)
+    assert 0.9 < equity.chance(140, 100, T) < 1.0 and 0.0 < equity.chance(100, 145, T) < 0.1
+    assert equity.chance(140, 100, 301) < equity.chance(140, 100, T)  # a longer match: the lead is worth less
+
+
+def test_value_is_the_deal_score_early_and_the_match_late() -> None:
+    # at the start a deal's points are worth about their difference (the scale of `value`)
+    assert equity.value((0, 0), T, 0, (0, 0)) == 0.0
+    assert equity.value((0, 0), T, 0, (16, 0)) == pytest.approx(16.0, abs=0.5)
+    assert equity.value((0, 0), T, 1, (16, 0)) == pytest.approx(-16.0, abs=0.5)
+    assert equity.value((0, 0), T, 0, (10, 6)) == pytest.approx(4.0, abs=0.5)
+    # near the end: 145 to 100, the leaders win with any 6 points; 30 more are worth no more than 6
+    assert equity.value((145, 100), T, 0, (36, 0)) == equity.value((145, 100), T, 0, (6, 10))
+    # ... and the others, behind, are best off taking everything (a kontra's whole pot)
+    late = equity.value((145, 100), T, 1, (0, 52))
+    assert late > 2 * equity.value((0, 0), T, 1, (0, 52))
+    # both past the target: the one with more wins (R12.1)
+    assert equity.value((140, 140), T, 0, (20, 12)) == pytest.approx((1 - 0.5) * equity.scale(T))
+
+
+def test_pimc_values_deals_by_their_score_and_expert_by_the_match() -> None:
+    d = Deal(0, deal_hands(__import__("random").Random(1), 0))
+    view = dataclasses.replace(d.view(1), score=(100, 145))
+    assert PimcBot(1).deal_value(view, (20, 6)) == -14
+    assert ExpertBot(1, match_aware=False).deal_value(view, (20, 6)) == -14
+    assert ExpertBot(1).deal_value(view, (20, 6)) == equity.value((100, 145), T, 1, (20, 6))
+    assert ExpertBot(1).match_aware
+
+
+def test_expert_doubles_a_contract_that_wins_the_others_the_match() -> None:
+    """With the bidders at 145 and expert's team at 90, the bidders win the match with their contract
+    made or hanging, doubled or not; only a failed kontra saves expert's team.  Expert doubles there
+    where expert playing for the deal score passes."""
+    doubled = 0
+    seen = 0
+    for d, _ in random_positions(400, 77, bot="heuristic"):
+        if d.phase != "auction":
+            continue
+        view = d.view(d.to_move)
+        kontra = CALL_BASE + KONTRA
+        if kontra not in view.legal_actions or view.declarer & 1 == view.seat & 1:
+            continue
+        if not any(BID_BASE <= c < KONTRA for _, c in view.calls):
+            continue
+        them = (145, 90) if view.seat & 1 else (90, 145)
+        late = dataclasses.replace(view, score=them)
+        params = dict(bid_nodes=400_000, bid_worlds=8, min_bid_worlds=8)
+        aware = ExpertBot(3, **params).act(late)
+        plain = ExpertBot(3, match_aware=False, **params).act(late)
+        seen += 1
+        doubled += aware == kontra and plain != kontra
+        if seen >= 6:
+            break
+    assert seen >= 3 and doubled >= 1
