@@ -24,6 +24,12 @@ fixed across the worlds it will not be able to tell apart by then (the worlds in
 playing their open-card best, lay the same cards before its next turn), as alpha-mu search does
 with two moves of its own (`next_card_values`).  It changes about one card decision in sixty.
 
+Playing for the match: pimc maximises its team's game points less the other's in every deal, as if
+the match never ended.  ``expert`` values a deal's points by the chance of winning the match from the
+score they leave (`deal_value`, `belot.bots.equity`), in game points of the start of a match: early on
+it plays as pimc, late it plays the score (a safe contract when a few points win the match, kontra of
+a contract that would win the other team the match anyway).
+
 Everything else (sampling, the solver, scoring of worlds, bidding by null-window searches) is
 `pimc`'s, so each rule stays in one place.
 """
@@ -75,9 +81,9 @@ def view_key(view: SeatView) -> bytes:
     """A stable digest of what the search reads in a view: the seat, its own cards, every public call,
     card, declaration and belote, the pot and the house rules.  The match score, target and history
     are left out: the worlds drawn do not depend on them (the score changes what a deal's points are
-    worth, `deal_value`, not which cards the others may hold), so a change of the score alone
-    changes a choice only where the match makes the difference.  ``repr`` of tuples of ints and strings is the same
-    in every process, unlike ``hash()`` of a string."""
+    worth, `deal_value`, not which cards the others may hold), so a change of the score alone changes
+    a choice only where the match makes the difference.  ``repr`` of tuples of ints and strings is
+    the same in every process, unlike ``hash()`` of a string."""
     parts = (view.seat, view.dealer, view.phase, view.to_move, view.hand, view.calls, view.contract,
              view.declarer, view.multiplier, view.tricks, view.trick, view.announced,
              view.own_declarations, view.belotes, view.legal_actions, view.pot, view.options)
