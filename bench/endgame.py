@@ -27,7 +27,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from belot.bots import REGISTRY
 from belot.bots.expert import ExpertBot
-from belot.tournament.matches import MatchOutcome, MatchSpec, derive_seed, play_match
+from belot.tournament.matches import MatchOutcome, MatchSpec, bot_key, derive_seed, play_match
 
 
 class ExpertDealScore(ExpertBot):
@@ -67,16 +67,30 @@ def play_state(args: tuple[str, str, int, int, tuple[int, int], int]) -> tuple[M
             play_match(MatchSpec((b, a, b, a), seed, i, target=target, start=start)))
 
 
+def positive(text: str) -> int:
+    n = int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {n}")
+    return n
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("a")
     ap.add_argument("b")
-    ap.add_argument("--states", type=int, default=100)
+    ap.add_argument("--states", type=positive, default=100)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--low", type=int, default=100, help="a team has this many game points or more (default 100)")
-    ap.add_argument("--target", type=int, default=151)
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--target", type=positive, default=151)
+    ap.add_argument("--jobs", type=positive, default=2)
     args = ap.parse_args()
+    for name in (args.a, args.b):
+        try:
+            bot_key(name)
+        except ValueError as e:
+            ap.error(str(e))
+    if not 0 <= args.low < args.target:
+        ap.error(f"--low must be from 0 to the target less 1 ({args.target - 1}), not {args.low}")
     states = [(i, s) for i in range(args.states) if (s := late_score(args.seed, i, args.low, args.target))]
     tasks = [(args.a, args.b, args.seed, i, s, args.target) for i, s in states]
     wins: list[int] = []  # A's wins per state, 0-2
@@ -90,6 +104,8 @@ def main() -> None:
             print(f"state {i:4d} {s[0]:3d}-{s[1]:3d}: A won {w} of 2; deals {len(h0.deal_points)}, "
                   f"{len(h1.deal_points)}", flush=True)
     n = len(wins)
+    if n == 0:
+        raise SystemExit("no match of the sample reached a late score: lower --low or raise --states")
     share = [w / 2 for w in wins]
     m = statistics.fmean(share)
     se = statistics.stdev(share) / math.sqrt(n) if n > 1 else float("nan")
