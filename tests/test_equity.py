@@ -31,8 +31,8 @@ def test_the_deal_points_are_both_teams_alike_and_all_scored() -> None:
 
 
 def test_chance_follows_r12() -> None:
-    e = equity.table(T)
-    assert e.shape == (T, T)
+    e = equity.table()
+    assert e.shape == (T, T) and equity.HORIZON == T
     assert np.allclose(e + e.T, 1.0)  # the teams are alike
     assert np.allclose(np.diag(e), 0.5)
     assert (np.diff(e, axis=0) >= -1e-12).all() and (np.diff(e, axis=1) <= 1e-12).all()  # more is better
@@ -40,7 +40,18 @@ def test_chance_follows_r12() -> None:
     assert equity.chance(160, 160, T) == 0.5  # equal at the target: play on (R12.1)
     assert equity.chance(0, 0, T) == pytest.approx(0.5)
     assert 0.9 < equity.chance(140, 100, T) < 1.0 and 0.0 < equity.chance(100, 145, T) < 0.1
-    assert equity.chance(140, 100, 301) < equity.chance(140, 100, T)  # a longer match: the lead is worth less
+    # only what each team still needs counts: 40 to 60 in a match to 61 is 140 to 160... to 161
+    assert equity.chance(40, 20, 61) == equity.chance(140, 120, 161) == equity.chance(130, 110, T)
+    # far from the end of a long match (a team needs more than 151 points) there is no model
+    assert equity.chance(140, 100, 301) is None and equity.chance(160, 150, 301) is not None
+
+
+def test_a_long_match_is_played_for_the_deal_score_until_its_last_151_points() -> None:
+    """Matches may be played to 10,000 (the server's limit): no table that large is built; deals
+    are worth their score until both teams are within 151 points of the target."""
+    assert equity.value((0, 0), 10_000, 0, (20, 6)) == 14
+    assert equity.value((9_900, 9_800), 10_000, 1, (20, 6)) == -14  # team 1 needs 200
+    assert equity.value((9_900, 9_870), 10_000, 0, (20, 6)) == equity.value((51, 21), T, 0, (20, 6)) != 14
 
 
 def test_value_is_the_deal_score_early_and_the_match_late() -> None:
@@ -55,7 +66,7 @@ def test_value_is_the_deal_score_early_and_the_match_late() -> None:
     late = equity.value((145, 100), T, 1, (0, 52))
     assert late > 2 * equity.value((0, 0), T, 1, (0, 52))
     # both past the target: the one with more wins (R12.1)
-    assert equity.value((140, 140), T, 0, (20, 12)) == pytest.approx((1 - 0.5) * equity.scale(T))
+    assert equity.value((140, 140), T, 0, (20, 12)) == pytest.approx((1 - 0.5) * equity.scale())
 
 
 def test_pimc_values_deals_by_their_score_and_expert_by_the_match() -> None:

@@ -14,7 +14,9 @@ drawn from the distribution counted in ``deal_points.json`` (`bench/deal_points.
 ``heuristic`` bot, all-pass deals left out, both teams alike); after the deal R12.1 decides (a team at
 the target or more with more points wins; equal scores at the target or more play on, counted as an
 even chance).  The pot carried by a hanging deal and R12.2 (no match ends on a valat) are left out of
-the model.
+the model.  The chance depends only on what each team still needs, so one table (0.4 s to compute, once
+per process) serves every target; in a match to more than 151, while a team needs more than 151 points,
+deals are valued by their score.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from importlib import resources
 
 import numpy as np
 
-SCALE_SPAN = 16  # game points: the value scale is the equity slope over this swing at 0 to 0
+SCALE_SPAN = 16  # game points: the value scale is the equity slope over this swing at 0 to 0 of a 151 match
+HORIZON = 151  # the chance is modelled while both teams need at most this many points (a 151 match: always)
 
 
 @cache
@@ -36,49 +39,60 @@ def _points() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 @cache
-def table(target: int) -> np.ndarray:
-    """``E[x, y]``: the chance that a team with ``x`` game points wins the match against one with
-    ``y``, before a deal, for ``0 <= x, y < target``."""
+def table() -> np.ndarray:
+    """``E[i, j]``: the chance that a team that needs ``HORIZON - i`` more game points wins the match
+    against one that needs ``HORIZON - j``, before a deal, for ``0 <= i, j < HORIZON``.  The chance
+    depends only on what each team still needs, so one table serves every target: ``E[x, y]`` is the
+    chance from ``x`` to ``y`` in a match to ``HORIZON``."""
     a, b, p = _points()
+    n = HORIZON
     top = int(max(a.max(), b.max()))
-    size = target + top + 1
+    size = n + top + 1
     x, y = np.meshgrid(np.arange(size), np.arange(size), indexing="ij")
-    over = np.maximum(x, y) >= target
+    over = np.maximum(x, y) >= n
     ended = np.where(x > y, 1.0, np.where(x < y, 0.0, 0.5))  # R12.1; a tie at the target plays on
-    e = np.full((target, target), 0.5)
-    for _ in range(4 * target):  # every deal adds points, so the values settle after a few dozen rounds
+    e = np.full((n, n), 0.5)
+    for _ in range(4 * n):  # every deal adds points, so the values settle after a few dozen rounds
         ext = np.where(over, ended, 0.0)
-        ext[:target, :target] = e
+        ext[:n, :n] = e
         new = np.zeros_like(e)
         for ai, bi, pi in zip(a, b, p):
-            new += pi * ext[ai:ai + target, bi:bi + target]
+            new += pi * ext[ai:ai + n, bi:bi + n]
         if np.array_equal(new, e):
             break
         e = new
     return e
 
 
-def chance(us: int, them: int, target: int) -> float:
+def chance(us: int, them: int, target: int) -> float | None:
     """The chance of winning the match from ``us`` to ``them`` game points before a deal (R12.1 applied
-    to the score as it stands: at the target or more, the one with more has won)."""
+    to the score as it stands: at the target or more, the one with more has won); None while a team
+    needs more than ``HORIZON`` points (a long match, far from its end)."""
     if max(us, them) >= target:
         return 1.0 if us > them else 0.0 if us < them else 0.5
-    return float(table(target)[max(us, 0), max(them, 0)])
+    i, j = HORIZON - (target - max(us, 0)), HORIZON - (target - max(them, 0))
+    if i < 0 or j < 0:
+        return None
+    return float(table()[i, j])
 
 
 @cache
-def scale(target: int) -> float:
-    """Game points per unit of winning chance at the start of a match (over a swing of
-    ``SCALE_SPAN`` points each way), so that early in a match `value` is close to the deal score."""
-    e = table(target)
+def scale() -> float:
+    """Game points per unit of winning chance at the start of a match to 151 (over a swing of
+    ``SCALE_SPAN`` points each way), so that early in such a match `value` is close to the deal score."""
+    e = table()
     return 2 * SCALE_SPAN / float(e[SCALE_SPAN, 0] - e[0, SCALE_SPAN])
 
 
 def value(score: tuple[int, int], target: int, team: int, points: tuple[int, int]) -> float:
     """What game points ``points`` (team 0's, team 1's) in this deal are worth to ``team`` with the
     match at ``score`` before it: the change in its chance of winning the match, in game points of the
-    start of a match (`scale`).  0 when the deal scores nothing."""
+    start of a match to 151 (`scale`).  0 when the deal scores nothing.  While a team needs more than
+    ``HORIZON`` points (matches to more than 151), the deal score: own points less the other's."""
     us, them = score[team], score[1 - team]
     before = chance(us, them, target)
+    if before is None:
+        return points[team] - points[1 - team]
     after = chance(us + points[team], them + points[1 - team], target)
-    return (after - before) * scale(target)
+    assert after is not None  # scores only grow
+    return (after - before) * scale()
