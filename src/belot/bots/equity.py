@@ -50,10 +50,10 @@ def table() -> np.ndarray:
     size = n + top + 1
     x, y = np.meshgrid(np.arange(size), np.arange(size), indexing="ij")
     over = np.maximum(x, y) >= n
-    ended = np.where(x > y, 1.0, np.where(x < y, 0.0, 0.5))  # R12.1; a tie at the target plays on
+    # after a deal: R12.1 where a team reached the target (a tie there plays on), else the table
+    ext = np.where(over, np.where(x > y, 1.0, np.where(x < y, 0.0, 0.5)), 0.0)
     e = np.full((n, n), 0.5)
     for _ in range(4 * n):  # every deal adds points, so the values settle after a few dozen rounds
-        ext = np.where(over, ended, 0.0)
         ext[:n, :n] = e
         new = np.zeros_like(e)
         for ai, bi, pi in zip(a, b, p):
@@ -70,7 +70,7 @@ def chance(us: int, them: int, target: int) -> float | None:
     needs more than ``HORIZON`` points (a long match, far from its end)."""
     if max(us, them) >= target:
         return 1.0 if us > them else 0.0 if us < them else 0.5
-    i, j = HORIZON - (target - max(us, 0)), HORIZON - (target - max(them, 0))
+    i, j = HORIZON - (target - us), HORIZON - (target - them)
     if i < 0 or j < 0:
         return None
     return float(table()[i, j])
