@@ -13,8 +13,9 @@ The chance comes from a model of the match: before each deal the two teams' game
 drawn from the distribution counted in ``deal_points.json`` (`bench/deal_points.py`: self-play of the
 ``heuristic`` bot, all-pass deals left out, both teams alike); after the deal R12.1 decides (a team at
 the target or more with more points wins; equal scores at the target or more play on, counted as an
-even chance).  The pot carried by a hanging deal and R12.2 (no match ends on a valat) are left out of
-the model.  The chance depends only on what each team still needs, so one table (0.4 s to compute, once
+even chance).  A match that goes on with a team at the target (R12.2: no match ends on a valat; or
+equal scores) is decided by the next deal that is played, whoever then has more (`deciding`).  The pot
+carried by a hanging deal, and R12.2 for the deals to come, are left out of the model.  The chance depends only on what each team still needs, so one table (0.4 s to compute, once
 per process) serves every target; in a match to more than 151, while a team needs more than 151 points,
 deals are valued by their score.
 """
@@ -77,6 +78,18 @@ def chance(us: int, them: int, target: int) -> float | None:
 
 
 @cache
+def deciding(lead: int) -> float:
+    """The chance of winning the match for a team ``lead`` game points ahead (behind if negative) when a
+    team is at the target and the match goes on (R12.2 after a valat, or a tie): the next deal played
+    decides it by R12.1 (a tie again: an even chance).  Without this, a team past the target would count
+    the match as won already, every deal as worth nothing to either team, and all four seats could pass
+    for ever."""
+    a, b, p = _points()
+    after = lead + a - b
+    return float(p[after > 0].sum() + 0.5 * p[after == 0].sum())
+
+
+@cache
 def scale() -> float:
     """Game points per unit of winning chance at the start of a match to 151 (over a swing of
     ``SCALE_SPAN`` points each way), so that early in such a match `value` is close to the deal score."""
@@ -88,9 +101,11 @@ def value(score: tuple[int, int], target: int, team: int, points: tuple[int, int
     """What game points ``points`` (team 0's, team 1's) in this deal are worth to ``team`` with the
     match at ``score`` before it: the change in its chance of winning the match, in game points of the
     start of a match to 151 (`scale`).  0 when the deal scores nothing.  While a team needs more than
-    ``HORIZON`` points (matches to more than 151), the deal score: own points less the other's."""
+    ``HORIZON`` points (matches to more than 151), the deal score: own points less the other's.  With a
+    team at the target already, the match went on (R12.2 or a tie) and the chance before the deal is
+    `deciding`'s."""
     us, them = score[team], score[1 - team]
-    before = chance(us, them, target)
+    before = chance(us, them, target) if max(us, them) < target else deciding(us - them)
     if before is None:
         return points[team] - points[1 - team]
     after = chance(us + points[team], them + points[1 - team], target)
