@@ -112,22 +112,26 @@ def test_a_match_past_the_target_is_decided_by_the_next_deal() -> None:
     assert 0.99 < equity.deciding(57) < 1.0 and equity.deciding(0) == pytest.approx(0.5)
     assert equity.value((197, 140), T, 0, (16, 0)) > 0 and equity.value((197, 140), T, 0, (0, 26)) > 0
     assert equity.value((197, 140), T, 1, (0, 26)) < 0 < equity.value((197, 140), T, 1, (0, 80))
+    # no deal can make up 123 points: the winner is settled, so the deal is played for its points
+    assert equity.deciding(123) == 1.0 and equity.deciding(-123) == 0.0
+    assert equity.value((95, 218), T, 0, (16, 0)) == 16 and equity.value((95, 218), T, 1, (16, 0)) == -16
 
 
-def test_four_experts_end_a_match_that_goes_on_past_the_target() -> None:
-    """At 197 to 140 after a valat (R12.2), expert once counted the match as decided, every deal worth
-    nothing to both teams, and all four passed deal after deal: the match never ended."""
+@pytest.mark.parametrize("score", [(197, 140), (95, 218)])
+def test_four_experts_end_a_match_that_goes_on_past_the_target(score: tuple[int, int]) -> None:
+    """At 197 to 140 or 95 to 218 after a valat (R12.2), expert once counted the match as decided, every
+    deal worth nothing to both teams, and all four passed deal after deal: the match never ended."""
     import random
 
     from belot.contracts import Rules
     from belot.game import Match
 
     m = Match(Rules.from_options(()), target=T, rng=random.Random(5), players=["bot:expert"] * 4)
-    m.score = [197, 140]
+    m.score = list(score)
     params = dict(bid_nodes=200_000, bid_worlds=6, min_bid_worlds=6, play_nodes=20_000, max_worlds=6, min_worlds=4)
     for _ in range(2000):
         if m.is_over or len(m.deals) > 4:
             break
         bots = [ExpertBot(len(m.deals) * 4 + s, **params) for s in range(4)]
         m.apply(bots[m.current_player].act(m.view(m.current_player)))
-    assert m.is_over and m.winner == 0, [r.outcome for r in m.results]
+    assert m.is_over and m.winner == (0 if score[0] > score[1] else 1), [r.outcome for r in m.results]

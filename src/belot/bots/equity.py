@@ -103,9 +103,14 @@ def value(score: tuple[int, int], target: int, team: int, points: tuple[int, int
     start of a match to 151 (`scale`).  0 when the deal scores nothing.  While a team needs more than
     ``HORIZON`` points (matches to more than 151), the deal score: own points less the other's.  With a
     team at the target already, the match went on (R12.2 or a tie) and the chance before the deal is
-    `deciding`'s."""
+    `deciding`'s; where no deal can change the winner any more, the deal score again."""
     us, them = score[team], score[1 - team]
-    before = chance(us, them, target) if max(us, them) < target else deciding(us - them)
+    if max(us, them) >= target:
+        before: float | None = deciding(us - them)
+        if before in (0.0, 1.0):  # no deal can change the winner: play it for its points (passing for
+            return points[team] - points[1 - team]  # ever, as good as any deal here, would never end it)
+    else:
+        before = chance(us, them, target)
     if before is None:
         return points[team] - points[1 - team]
     after = chance(us + points[team], them + points[1 - team], target)
