@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 from importlib import resources
 
 import numpy as np
@@ -15,7 +16,8 @@ from belot.auction import BID_BASE, KONTRA
 from belot.bots import equity
 from belot.bots.expert import ExpertBot
 from belot.bots.pimc import PimcBot
-from belot.game import CALL_BASE, Deal, deal_hands
+from belot.contracts import Rules
+from belot.game import CALL_BASE, Deal, Match, deal_hands
 
 T = 151
 
@@ -70,7 +72,7 @@ def test_value_is_the_deal_score_early_and_the_match_late() -> None:
 
 
 def test_pimc_values_deals_by_their_score_and_expert_by_the_match() -> None:
-    d = Deal(0, deal_hands(__import__("random").Random(1), 0))
+    d = Deal(0, deal_hands(random.Random(1), 0))
     view = dataclasses.replace(d.view(1), score=(100, 145))
     assert PimcBot(1).deal_value(view, (20, 6)) == -14
     assert ExpertBot(1, match_aware=False).deal_value(view, (20, 6)) == -14
@@ -121,11 +123,6 @@ def test_a_match_past_the_target_is_decided_by_the_next_deal() -> None:
 def test_four_experts_end_a_match_that_goes_on_past_the_target(score: tuple[int, int]) -> None:
     """At 197 to 140 or 95 to 218 after a valat (R12.2), expert once counted the match as decided, every
     deal worth nothing to both teams, and all four passed deal after deal: the match never ended."""
-    import random
-
-    from belot.contracts import Rules
-    from belot.game import Match
-
     m = Match(Rules.from_options(()), target=T, rng=random.Random(5), players=["bot:expert"] * 4)
     m.score = list(score)
     params = dict(bid_nodes=200_000, bid_worlds=6, min_bid_worlds=6, play_nodes=20_000, max_worlds=6, min_worlds=4)

@@ -15,9 +15,10 @@ drawn from the distribution counted in ``deal_points.json`` (`bench/deal_points.
 the target or more with more points wins; equal scores at the target or more play on, counted as an
 even chance).  A match that goes on with a team at the target (R12.2: no match ends on a valat; or
 equal scores) is decided by the next deal that is played, whoever then has more (`deciding`).  The pot
-carried by a hanging deal, and R12.2 for the deals to come, are left out of the model.  The chance depends only on what each team still needs, so one table (0.4 s to compute, once
-per process) serves every target; in a match to more than 151, while a team needs more than 151 points,
-deals are valued by their score.
+carried by a hanging deal, and R12.2 for the deals to come, are left out of the model.  The chance
+depends only on what each team still needs, so one table (0.4 s to compute, once per process) serves
+every target; in a match to more than 151, while a team needs more than 151 points, deals are valued
+by their score.
 """
 
 from __future__ import annotations
