@@ -7,8 +7,10 @@ cards differ, once the matches' lengths part); its duplicate score is ``--bot``'
 points at one table plus its lead at the other, so the cards' luck cancels.  Boards are grouped by
 the contracts at the two tables:
 
-* ``same contract``: the same contract by the same seat at both tables, so the bot declared at one
-  and defended at the other; the play made the difference (by contract kind);
+* ``same contract``: the same contract by the same seat at both tables, doubled alike, so the bot
+  declared at one and defended at the other; the play made the difference (by contract kind);
+* ``same contract, doubled differently``: the same, but kontra (or rekontra) was called at one table
+  and not at the other, so the calls made most of the difference;
 * ``one table passed``: all four passed at one table; who declared at the other (``bot`` or
   ``other``) and what;
 * ``different contracts``: who declared at each table and what; the bidding made the difference;
@@ -41,7 +43,8 @@ def group(a: DealResult, b: DealResult, team_a: int, team_b: int) -> str:
     if a.contract < 0 and b.contract < 0:
         return "both passed"
     if a.contract == b.contract and a.declarer == b.declarer:
-        return f"same contract: {kind(a.contract)}"
+        doubled = "" if a.multiplier == b.multiplier else ", doubled differently"
+        return f"same contract{doubled}: {kind(a.contract)}"
     ca, cb = contract(a, team_a), contract(b, team_b)
     if "pass" in (ca, cb):
         return f"one table passed, other: {cb if ca == 'pass' else ca}"
