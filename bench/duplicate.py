@@ -9,8 +9,8 @@ the contracts at the two tables:
 
 * ``same contract``: the same contract by the same seat at both tables, doubled alike, so the bot
   declared at one and defended at the other; the play made the difference (by contract kind);
-* ``same contract, doubled differently``: the same, but kontra (or rekontra) was called at one table
-  and not at the other, so the calls made most of the difference;
+* ``same contract, doubled differently``: the same, but played at another multiplier at each table
+  (kontra at one table only, or a rekontra after it at one), so the calls made most of the difference;
 * ``one table passed``: all four passed at one table; who declared at the other (``bot`` or
   ``other``) and what;
 * ``different contracts``: who declared at each table and what; the bidding made the difference;
