@@ -62,6 +62,12 @@ def assert_views_private(m: Match) -> None:
         assert all(isinstance(k, str) for kinds in v.announced for k in kinds)  # kinds only (R7.5)
         if seat != d.to_move:
             assert v.legal_actions == ()
+        # what the seat remembers of the earlier deals: its own view at their end (all of a played-out
+        # deal's cards are public then; of a deal all passed, its own first five only, R2.3)
+        assert len(v.past) == len(m.deals) - 1
+        for old, p in zip(m.deals, v.past):
+            assert p.phase == "over" and p.seat == seat and p.past == () and p.legal_actions == ()
+            assert set(p.hand) <= set(old.dealt[seat][:5]) and (not p.hand or not p.tricks)
 
 
 @SETTINGS

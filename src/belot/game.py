@@ -181,6 +181,10 @@ class SeatView:
     winner: int | None = None
     history: tuple[DealResult, ...] = field(default=())
     options: tuple[str, ...] = ()  # the house rules in force (public: docs/rules.md options)
+    # This seat's own view at the end of each earlier deal of the match: every call and card played
+    # there was seen by all four, so after a played-out deal each seat knows the hands the others
+    # held in it (what a player remembers of the match; `belot.bots.reading`).
+    past: tuple[SeatView, ...] = field(default=())
 
     @property
     def rules(self) -> Rules:
@@ -567,6 +571,7 @@ class Match:
         self.score = [0, 0]
         self.pot = 0
         self.winner: int | None = None
+        self._past_views: list[list[SeatView]] = [[], [], [], []]  # `_past`
         if first_dealer is None and rng is not None:
             first_dealer = rng.randrange(4)  # R2.1
         self.first_dealer = first_dealer
@@ -680,6 +685,7 @@ class Match:
         if m.deals and not m.deals[-1].is_over:
             m.deals[-1] = m.deals[-1].clone()
         m.results, m.score, m.pot, m.winner = self.results[:], self.score[:], self.pot, self.winner
+        m._past_views = [v[:] for v in self._past_views]
         return m
 
     def view(self, seat: int) -> SeatView:
@@ -690,7 +696,15 @@ class Match:
         return d._view(
             seat, score=(self.score[0], self.score[1]), target=self.target,
             deal_index=len(self.deals) - 1, winner=self.winner, history=tuple(self.results),
+            past=self._past(seat),
         )
+
+    def _past(self, seat: int) -> tuple[SeatView, ...]:
+        """The seat's end-of-deal views of the deals before the last (made once each, then kept)."""
+        views = self._past_views[seat]
+        for d in self.deals[len(views):-1]:
+            views.append(d._view(seat))
+        return tuple(views[: max(len(self.deals) - 1, 0)])
 
 
 def _describe(action: object) -> str:

@@ -48,6 +48,7 @@ from ..play import beats
 from ..solver import DEAL_POINTS, Position, Solver
 from . import equity
 from .pimc import PimcBot
+from .reading import TableReader
 
 # pimc's parameters that expert changes (the others are pimc's)
 BUDGETS: dict[str, int] = {"max_worlds": 96, "bid_worlds": 64, "node_cap": 8_000_000}
@@ -59,6 +60,9 @@ MATTERS = 0.5  # game points: a standard error of the lead below this settles it
 # tell apart; in trick 1 each world is a whole deal and that costs seconds (docs/strength.md)
 FUSION_FROM = 1
 MATCH_AWARE = True  # value a deal's points by the chance of winning the match (equity.value)
+# the open-card margin (raw points of 162) by which the other team's contract must be made to count as
+# made when that team has played its cards as the `heuristic` bot does in the earlier deals (`reading`)
+MODEL_DECLARER_PENALTY = 25.0
 
 
 def close(samples: Sequence[Sequence[float]]) -> bool:
@@ -106,6 +110,8 @@ class ExpertBot(PimcBot):
         self.fusion_from = fusion_from
         self.match_aware = match_aware
         self._worlds: list[tuple[Position, dict[int, int], Callable[[int], float]]] = []
+        self.reader = TableReader()
+        self._model_team = -1  # the other team, when it is read as playing as the model does
 
     def decision_seed(self, view: SeatView) -> int:
         """The seed of the samples for ``view``: a function of the bot's seed and the view only."""
@@ -116,7 +122,12 @@ class ExpertBot(PimcBot):
         # common random numbers: the same view, the same samples (module docstring)
         self.rng = random.Random(self.decision_seed(view))
         self._worlds = []
+        if view.phase == "auction":
+            self._model_team = 1 - (view.seat & 1) if self.reader.plays_as_model(view) else -1
         return super().act(view)
+
+    def declarer_penalty(self, bteam: int) -> float:
+        return MODEL_DECLARER_PENALTY if bteam == self._model_team else self.bid_penalty
 
     def deal_value(self, view: SeatView, points: tuple[int, int]) -> float:
         if not self.match_aware:

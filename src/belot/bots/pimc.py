@@ -277,7 +277,7 @@ class PimcBot:
         dp = [0, 0] if contract == NT else declared  # R7.1: none in NT
         total = t.total + BELOTE_POINTS * len(_future_belote(contract, w.hands))
         thr = dp[1 - bteam] - dp[bteam] + 1  # future difference the bidders need to make it
-        pen = round(self.bid_penalty * t.total / 162)
+        pen = round(self.declarer_penalty(bteam) * t.total / 162)
         band = round(0.35 * t.total)
         pos = Position(contract, w.hands, forehand)
         made = self._test(pos, bteam, thr + pen)
@@ -293,6 +293,11 @@ class PimcBot:
         fb_ = (total + d) // 2
         tb, to = fb_ + dp[bteam], total - fb_ + dp[1 - bteam]
         return (tb, to) if bteam == 0 else (to, tb)
+
+    def declarer_penalty(self, bteam: int) -> float:
+        """The raw points a contract of ``bteam`` must be made by with open cards to count as made
+        (`_outcome`): ``bid_penalty`` for every declarer."""
+        return self.bid_penalty
 
     @staticmethod
     def _candidates(own: int) -> list[int]:
