@@ -30,6 +30,12 @@ score they leave (`deal_value`, `belot.bots.equity`), in game points of the star
 it plays as pimc, late it plays the score (a safe contract when a few points win the match, kontra of
 a contract that would win the other team the match anyway).
 
+Reading the table: the cards of the match's earlier deals are public once played out, so expert
+reads from them whether the other team plays its cards as the `heuristic` model does
+(`belot.bots.reading`); such a team's contracts count as made in a sampled deal only from an
+open-card margin of ``MODEL_DECLARER_PENALTY`` (its declarer play errs), not pimc's ``bid_penalty``
+(`declarer_penalty`).  Search bots never read so, and against them expert bids as before.
+
 Everything else (sampling, the solver, scoring of worlds, bidding by null-window searches) is
 `pimc`'s, so each rule stays in one place.
 """
