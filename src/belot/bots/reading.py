@@ -5,19 +5,14 @@ deal that was played out was seen by all four players, so after it a seat knows 
 other team held there (`SeatView.past`) and can ask, play by play, whether a sensible player (the
 `heuristic` bot's card play, as pimc's samplers model the others) would have played the card that
 was played.  `heuristic` players fit that model in every judged play; search bots (`pimc`,
-`expert`) in about 56% of them (docs/strength.md), so a handful of deals tells them apart.
+`expert`) in 57-59% of them (docs/strength.md), so a handful of deals tells them apart.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from ..cards import cards_of
 from ..contracts import TABLES
 from ..game import SeatView
-from ..play import legal_cards
-from .heuristic import choose_card
-from .sampling import Knowledge
+from .sampling import Knowledge, model_card
 
 # A team is read as playing as the model does from this many judged plays, this share of them fitting
 MIN_PLAYS = 12
@@ -32,13 +27,10 @@ def deal_fit(view: SeatView) -> tuple[int, int]:
     t = TABLES[view.contract]
     fit = judged = 0
     for p in Knowledge.from_view(view).plays:
-        legal = legal_cards(p.later, t, p.led, p.win, p.partner_winning)  # its hand then: p.later
-        if legal & (legal - 1) == 0:
-            continue
-        cards = cards_of(legal)
-        judged += 1
-        seen = replace(p.view, hand=tuple(cards_of(p.later)), legal_actions=tuple(cards))
-        fit += choose_card(seen, cards) == p.card
+        card = model_card(p, p.later, t)  # its hand then: the cards it played from there on
+        if card is not None:
+            judged += 1
+            fit += card == p.card
     return fit, judged
 
 

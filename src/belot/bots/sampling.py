@@ -27,7 +27,7 @@ from .. import declarations as decl
 from .. import inference
 from ..auction import KONTRA, PASS
 from ..cards import cards_of, mask_of
-from ..contracts import CARRE_FIRST, DEFAULT_RULES, EIGHT_SPLIT, TABLES, Rules
+from ..contracts import CARRE_FIRST, DEFAULT_RULES, EIGHT_SPLIT, TABLES, ContractTable, Rules
 from ..game import SeatView
 from ..play import legal_cards
 from .heuristic import KONTRA_THRESHOLD, choose_card, contract_margins, defence_strength
@@ -125,15 +125,20 @@ def _plays_plausible(k: Knowledge, hands: list[int], rng: random.Random) -> bool
     the world with chance ``k.play_eps`` only.  Plays with one legal card say nothing."""
     t = TABLES[k.contract]
     for p in k.plays:
-        hand = hands[p.seat] | p.later
-        legal = legal_cards(hand, t, p.led, p.win, p.partner_winning)
-        if legal & (legal - 1) == 0:
-            continue
-        cards = cards_of(legal)
-        view = replace(p.view, hand=tuple(cards_of(hand)), legal_actions=tuple(cards))
-        if choose_card(view, cards) != p.card and rng.random() >= k.play_eps:
+        card = model_card(p, hands[p.seat] | p.later, t)
+        if card is not None and card != p.card and rng.random() >= k.play_eps:
             return False
     return True
+
+
+def model_card(p: PlayCheck, hand: int, t: ContractTable) -> int | None:
+    """The card a sensible player (`heuristic.choose_card`) would have played in ``p``'s place holding
+    ``hand`` then; None when it had one legal card (such a play says nothing)."""
+    legal = legal_cards(hand, t, p.led, p.win, p.partner_winning)
+    if legal & (legal - 1) == 0:
+        return None
+    cards = cards_of(legal)
+    return choose_card(replace(p.view, hand=tuple(cards_of(hand)), legal_actions=tuple(cards)), cards)
 
 
 @dataclass(frozen=True)
