@@ -10,7 +10,7 @@ from belot.bots.heuristic import HeuristicBot
 from belot.bots.pimc import PimcBot
 from belot.bots.random_bot import RandomBot
 from belot.bots.reading import MIN_PLAYS, TableReader, deal_fit
-from belot.game import OVER, Match, SeatView
+from belot.game import OVER, Match
 
 
 def _play(seed: int, team_bots: tuple[type, type], deals: int) -> Match:
@@ -59,14 +59,6 @@ def test_nothing_is_read_before_a_deal_is_played_out() -> None:
     view = m.view(m.current_player)
     assert view.past == ()
     assert TableReader().fit(view) == (0, 0) and not TableReader().plays_as_model(view)
-
-
-def _auction_view(m: Match) -> SeatView:
-    while True:
-        view = m.view(m.current_player)
-        if view.phase == "auction":
-            return view
-        m.apply(HeuristicBot(0).act(view))
 
 
 def test_expert_counts_a_model_declarers_contract_made_only_by_a_wider_margin() -> None:

@@ -571,7 +571,7 @@ class Match:
         self.score = [0, 0]
         self.pot = 0
         self.winner: int | None = None
-        self._past_views: list[list[SeatView]] = [[], [], [], []]  # `_past`
+        self._past_views: list[tuple[SeatView, ...]] = [(), (), (), ()]  # `_past`
         if first_dealer is None and rng is not None:
             first_dealer = rng.randrange(4)  # R2.1
         self.first_dealer = first_dealer
@@ -685,7 +685,7 @@ class Match:
         if m.deals and not m.deals[-1].is_over:
             m.deals[-1] = m.deals[-1].clone()
         m.results, m.score, m.pot, m.winner = self.results[:], self.score[:], self.pot, self.winner
-        m._past_views = [v[:] for v in self._past_views]
+        m._past_views = self._past_views[:]
         return m
 
     def view(self, seat: int) -> SeatView:
@@ -702,9 +702,10 @@ class Match:
     def _past(self, seat: int) -> tuple[SeatView, ...]:
         """The seat's end-of-deal views of the deals before the last (made once each, then kept)."""
         views = self._past_views[seat]
-        for d in self.deals[len(views):-1]:
-            views.append(d._view(seat))
-        return tuple(views[: max(len(self.deals) - 1, 0)])
+        if len(views) < len(self.deals) - 1:
+            views += tuple(d._view(seat) for d in self.deals[len(views):-1])
+            self._past_views[seat] = views
+        return views
 
 
 def _describe(action: object) -> str:

@@ -38,18 +38,16 @@ class TableReader:
     """`deal_fit` summed over a match's earlier deals, each past deal read once (views are kept)."""
 
     def __init__(self) -> None:
-        self._read: dict[int, tuple[int, int]] = {}  # id of a past view -> its fit (views outlive it)
-        self._views: list[SeatView] = []
+        # id of a past view -> the view (kept, so the id stays its own) and its fit
+        self._read: dict[int, tuple[SeatView, tuple[int, int]]] = {}
 
     def fit(self, view: SeatView) -> tuple[int, int]:
         """(plays fitting the model, plays judged) of the other team over ``view.past``."""
         fit = judged = 0
         for v in view.past:
-            key = id(v)
-            if key not in self._read:
-                self._read[key] = deal_fit(v)
-                self._views.append(v)  # keeps the id unique while it is cached
-            f, j = self._read[key]
+            if id(v) not in self._read:
+                self._read[id(v)] = (v, deal_fit(v))
+            f, j = self._read[id(v)][1]
             fit += f
             judged += j
         return fit, judged
