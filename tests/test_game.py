@@ -316,3 +316,12 @@ def test_r1_1_a_full_deal_with_one_odd_card_is_refused_by_name(position, value, 
     hands[1][position] = hands[0][0] if value is None else value
     with pytest.raises(RuleError, match=message):
         Deal(0, hands)
+
+
+@pytest.mark.parametrize("seat", [-1, 4, 7, True, 1.0, "0", None])
+def test_a_view_is_asked_for_a_seat_0_to_3_only(seat: object) -> None:
+    """Match.view and Deal.view name a bad seat; before, -1 gave seat 3's cards under seat -1."""
+    m = Match(rng=random.Random(1))
+    for source in (m, m.current):
+        with pytest.raises(ValueError, match="a seat is 0, 1, 2 or 3"):
+            source.view(seat)  # type: ignore[arg-type]

@@ -352,6 +352,7 @@ class Deal:
         return d
 
     def view(self, seat: int) -> SeatView:
+        _check_seat(seat)
         return self._view(seat)
 
     # -- the rules, step by step ---------------------------------------------------------------
@@ -690,6 +691,7 @@ class Match:
 
     def view(self, seat: int) -> SeatView:
         """The seat's view of the deal in progress, or of the last deal between deals."""
+        _check_seat(seat)
         if not self.deals:
             raise ValueError("no deal has been dealt yet")
         d = self.deals[-1]
@@ -749,6 +751,12 @@ def _check_hands(hands: tuple[tuple[int, ...], ...]) -> list[int]:
     if len(hands[0]) == 8 and seen != FULL_DECK:
         raise RuleError("the hands do not hold the 32 cards", "R1.1")
     return masks
+
+
+def _check_seat(seat: object) -> None:
+    """A seat is the int 0, 1, 2 or 3 (not -1, which would index seat 3's cards, nor a bool)."""
+    if type(seat) is not int or not 0 <= seat <= 3:
+        raise ValueError(f"a seat is 0, 1, 2 or 3, not {seat!r}")
 
 
 def _check_dealer(dealer: int) -> None:
