@@ -3,13 +3,15 @@ seat remembers (`SeatView.past`), and how `expert` uses it."""
 
 from __future__ import annotations
 
+import pickle
 import random
 
+from belot.bots import reading
 from belot.bots.expert import MODEL_DECLARER_PENALTY, ExpertBot
 from belot.bots.heuristic import HeuristicBot
 from belot.bots.pimc import PimcBot
 from belot.bots.random_bot import RandomBot
-from belot.bots.reading import MIN_PLAYS, TableReader, deal_fit
+from belot.bots.reading import MIN_PLAYS, deal_fit, plays_as_model, table_fit
 from belot.game import OVER, Match
 
 
@@ -42,23 +44,28 @@ def test_past_holds_each_earlier_deal_as_the_seat_saw_it_at_its_end() -> None:
 
 def test_a_heuristic_team_fits_the_model_in_every_judged_play_and_a_random_one_does_not() -> None:
     m = _play(11, (RandomBot, HeuristicBot), 8)
-    reader0, reader1 = TableReader(), TableReader()
-    fit, judged = reader0.fit(m.view(0))  # seat 0 reads team 1: heuristic
+    fit, judged = table_fit(m.view(0))  # seat 0 reads team 1: heuristic
     assert judged >= MIN_PLAYS and fit == judged
-    assert reader0.plays_as_model(m.view(2))
-    fit, judged = reader1.fit(m.view(1))  # seat 1 reads team 0: random
+    assert plays_as_model(m.view(2))
+    fit, judged = table_fit(m.view(1))  # seat 1 reads team 0: random
     assert judged >= MIN_PLAYS and fit < 0.8 * judged
-    assert not reader1.plays_as_model(m.view(3))
+    assert not plays_as_model(m.view(3))
     # each past deal is judged on its own: the sum over the deals
     per_deal = [deal_fit(p) for p in m.view(0).past]
-    assert reader0.fit(m.view(0)) == (sum(f for f, _ in per_deal), sum(j for _, j in per_deal))
+    assert table_fit(m.view(0)) == (sum(f for f, _ in per_deal), sum(j for _, j in per_deal))
+    # an equal copy (a view pickled to the server's bot pool) is read from the cache, not again
+    copy = pickle.loads(pickle.dumps(m.view(0)))
+    assert copy == m.view(0) and copy.past[0] is not m.view(0).past[0]
+    misses = reading._deal_fit.cache_info().misses
+    assert table_fit(copy) == table_fit(m.view(0))
+    assert reading._deal_fit.cache_info().misses == misses
 
 
 def test_nothing_is_read_before_a_deal_is_played_out() -> None:
     m = Match(rng=random.Random(3))
     view = m.view(m.current_player)
     assert view.past == ()
-    assert TableReader().fit(view) == (0, 0) and not TableReader().plays_as_model(view)
+    assert table_fit(view) == (0, 0) and not plays_as_model(view)
 
 
 def test_expert_counts_a_model_declarers_contract_made_only_by_a_wider_margin() -> None:

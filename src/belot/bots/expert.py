@@ -54,7 +54,7 @@ from ..play import beats
 from ..solver import DEAL_POINTS, Position, Solver
 from . import equity
 from .pimc import PimcBot
-from .reading import TableReader
+from .reading import plays_as_model
 
 # pimc's parameters that expert changes (the others are pimc's)
 BUDGETS: dict[str, int] = {"max_worlds": 96, "bid_worlds": 64, "node_cap": 8_000_000}
@@ -116,7 +116,6 @@ class ExpertBot(PimcBot):
         self.fusion_from = fusion_from
         self.match_aware = match_aware
         self._worlds: list[tuple[Position, dict[int, int], Callable[[int], float]]] = []
-        self.reader = TableReader()
         self._model_team = -1  # the other team, when it is read as playing as the model does
 
     def decision_seed(self, view: SeatView) -> int:
@@ -128,8 +127,7 @@ class ExpertBot(PimcBot):
         # common random numbers: the same view, the same samples (module docstring)
         self.rng = random.Random(self.decision_seed(view))
         self._worlds = []
-        if view.phase == "auction":
-            self._model_team = 1 - (view.seat & 1) if self.reader.plays_as_model(view) else -1
+        self._model_team = 1 - (view.seat & 1) if plays_as_model(view) else -1
         return super().act(view)
 
     def declarer_penalty(self, bteam: int) -> float:

@@ -10,6 +10,8 @@ was played.  `heuristic` players fit that model in every judged play; search bot
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..contracts import TABLES
 from ..game import SeatView
 from .sampling import Knowledge, model_card
@@ -34,25 +36,23 @@ def deal_fit(view: SeatView) -> tuple[int, int]:
     return fit, judged
 
 
-class TableReader:
-    """`deal_fit` summed over a match's earlier deals, each past deal read once (views are kept)."""
+# A past deal is judged once per process, whatever object holds it: the tournament's bots get the same
+# kept views again, the server's bot pool gets equal copies in every decision of a worker (a bot per
+# decision), and `SeatView` is a frozen dataclass, so its hash and equality are its contents.
+_deal_fit = lru_cache(maxsize=2048)(deal_fit)
 
-    def __init__(self) -> None:
-        # id of a past view -> the view (kept, so the id stays its own) and its fit
-        self._read: dict[int, tuple[SeatView, tuple[int, int]]] = {}
 
-    def fit(self, view: SeatView) -> tuple[int, int]:
-        """(plays fitting the model, plays judged) of the other team over ``view.past``."""
-        fit = judged = 0
-        for v in view.past:
-            if id(v) not in self._read:
-                self._read[id(v)] = (v, deal_fit(v))
-            f, j = self._read[id(v)][1]
-            fit += f
-            judged += j
-        return fit, judged
+def table_fit(view: SeatView) -> tuple[int, int]:
+    """(plays fitting the model, plays judged) of the other team over ``view.past``."""
+    fit = judged = 0
+    for v in view.past:
+        f, j = _deal_fit(v)
+        fit += f
+        judged += j
+    return fit, judged
 
-    def plays_as_model(self, view: SeatView) -> bool:
-        """Whether the other team has played as the `heuristic` card play does in the earlier deals."""
-        fit, judged = self.fit(view)
-        return judged >= MIN_PLAYS and fit >= MODEL_SHARE * judged
+
+def plays_as_model(view: SeatView) -> bool:
+    """Whether the other team has played as the `heuristic` card play does in the earlier deals."""
+    fit, judged = table_fit(view)
+    return judged >= MIN_PLAYS and fit >= MODEL_SHARE * judged
