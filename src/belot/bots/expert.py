@@ -127,7 +127,8 @@ class ExpertBot(PimcBot):
         # common random numbers: the same view, the same samples (module docstring)
         self.rng = random.Random(self.decision_seed(view))
         self._worlds = []
-        self._model_team = 1 - (view.seat & 1) if plays_as_model(view) else -1
+        if view.phase == "auction":  # only the bidding uses the reading (`declarer_penalty`)
+            self._model_team = 1 - (view.seat & 1) if plays_as_model(view) else -1
         return super().act(view)
 
     def declarer_penalty(self, bteam: int) -> float:
