@@ -875,8 +875,7 @@ def test_phone_header_names_watching_and_trick_count(browser: Browser, server: S
         watcher = new_page(browser, width=360, height=740, locale="bg-BG")
         watcher.goto(f"{server.url}/t/{table.id}")
         watcher.wait_for_selector("#watching")
-        felt = watcher.locator(".felt").bounding_box()
-        note = watcher.locator("#watching").bounding_box()
+        felt, note = settled_box(watcher, ".felt"), settled_box(watcher, "#watching")  # a redraw may detach them
         assert felt and note and note["y"] + note["height"] <= felt["y"] + felt["height"] - 9  # clear of the wooden rim
         watcher.context.close()
     finally:
