@@ -48,6 +48,8 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .. import inference
+from ..cards import mask_of
 from ..contracts import TABLES
 from ..game import SeatView
 from ..play import beats
@@ -55,6 +57,7 @@ from ..solver import DEAL_POINTS, Position, Solver
 from . import equity
 from .pimc import PimcBot
 from .reading import plays_as_model
+from .sampling import Knowledge, discard_signal_broken
 
 # pimc's parameters that expert changes (the others are pimc's)
 BUDGETS: dict[str, int] = {"max_worlds": 96, "bid_worlds": 64, "node_cap": 8_000_000}
@@ -69,6 +72,11 @@ MATCH_AWARE = True  # value a deal's points by the chance of winning the match (
 # the open-card margin (raw points of 162) by which the other team's contract must be made to count as
 # made when that team has played its cards as the `heuristic` bot does in the earlier deals (`reading`)
 MODEL_DECLARER_PENALTY = 25.0
+# partners' discard convention: among discards within SIGNAL_DELTA of the best card's value, one from a
+# suit whose master the seat does not hold; the partner keeps a world that contradicts a discard with
+# chance SIGNAL_EPS
+SIGNAL_DELTA = 0.5
+SIGNAL_EPS = 0.3
 
 
 def close(samples: Sequence[Sequence[float]]) -> bool:
@@ -130,6 +138,52 @@ class ExpertBot(PimcBot):
         if view.phase == "auction":  # only the bidding uses the reading (`declarer_penalty`)
             self._model_team = 1 - (view.seat & 1) if plays_as_model(view) else -1
         return super().act(view)
+
+    def _play(self, view: SeatView, cards: list[int]) -> int:
+        scores, raw = self.card_scores(view, cards)
+        if not scores:
+            return super()._play(view, cards)
+        order = sorted(cards, key=lambda c: (scores[c], raw[c], -c), reverse=True)
+        best = order[0]
+        if view.trick and self._discard(view, best):
+            t = TABLES[view.contract]
+            led = view.trick[0][1] >> 3
+            seen = self._seen(view)
+            hand = mask_of(view.hand)
+            for c in order:
+                if scores[c] < scores[best] - SIGNAL_DELTA:
+                    break
+                if self._discard(view, c) and not discard_signal_broken(hand, c, led, seen, t):
+                    return c
+        return best
+
+    @staticmethod
+    def _discard(view: SeatView, card: int) -> bool:
+        t = TABLES[view.contract]
+        return card >> 3 != view.trick[0][1] >> 3 and card >> 3 != t.trump_suit
+
+    @staticmethod
+    def _seen(view: SeatView) -> int:
+        seen = 0
+        for _, tc, _ in view.tricks:
+            seen |= mask_of(tc)
+        return seen | mask_of(c for _, c in view.trick)
+
+    def knowledge(self, view: SeatView) -> Knowledge:
+        k = super().knowledge(view)
+        t = TABLES[view.contract]
+        partner = view.seat ^ 2
+        seen = 0
+        played = [0, 0, 0, 0]
+        mine: list[tuple[int, int, int, int]] = []
+        for p in inference.plays(view):
+            if p.seat == partner and p.led >= 0 and p.card >> 3 not in (p.led, t.trump_suit):
+                mine.append((p.card, p.led, seen, played[partner]))
+            seen |= 1 << p.card
+            played[p.seat] |= 1 << p.card
+        k.signals = [(partner, c, led, s, played[partner] & ~before) for c, led, s, before in mine]
+        k.signal_eps = SIGNAL_EPS
+        return k
 
     def declarer_penalty(self, bteam: int) -> float:
         return MODEL_DECLARER_PENALTY if bteam == self._model_team else self.bid_penalty

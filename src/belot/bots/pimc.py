@@ -135,7 +135,7 @@ class PimcBot:
         a bound (enough to find a world's best card) would rate a card that loses heavily in some
         worlds as nearly best there, and the average would favour it.
         """
-        k = Knowledge.from_view(view)
+        k = self.knowledge(view)
         rules = k.rules
         k.fit_budget = self.fit_budget
         k.play_eps = self.play_eps
@@ -179,6 +179,10 @@ class PimcBot:
             return {}, {}
         means = {c: sum(v) / worlds for c, v in values.items()}
         return self._rescore(view, means, start), {c: v / worlds for c, v in raw.items()}
+
+    def knowledge(self, view: SeatView) -> Knowledge:
+        """What the card play's worlds are drawn from (`sampling.Knowledge`); for bots that read more."""
+        return Knowledge.from_view(view)
 
     def _scorer(self, view: SeatView, w: World, rules: Rules, past: list[int], valat_team: int | None,
                 remaining: int, belotes: list[int]) -> Callable[[int], float]:

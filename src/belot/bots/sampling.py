@@ -57,6 +57,8 @@ class Knowledge:
     fit_budget: int = 0  # draws left in which the play sampler may reject worlds that misfit the calls
     plays: list[PlayCheck] = field(default_factory=list)  # the opponents' card plays (`_plays_plausible`)
     play_eps: float = 1.0  # chance of keeping a world for each play the model would not have made
+    signals: list[tuple[int, int, int, int, int]] = field(default_factory=list)  # `signals_plausible`
+    signal_eps: float = 1.0  # chance of keeping a world for each discard signal it contradicts
     rules: Rules = DEFAULT_RULES  # the options in force (declarations under R7.2/R7.4 options, bidding)
 
     @classmethod
@@ -127,6 +129,42 @@ def _plays_plausible(k: Knowledge, hands: list[int], rng: random.Random) -> bool
     for p in k.plays:
         card = model_card(p, hands[p.seat] | p.later, t)
         if card is not None and card != p.card and rng.random() >= k.play_eps:
+            return False
+    return True
+
+
+def master_suits(hand: int, seen: int, t: ContractTable) -> int:
+    """Bit s set for each suit s in which ``hand`` holds the master: the highest card of the suit
+    not in ``seen`` (the cards played so far)."""
+    out = 0
+    for c in cards_of(hand):
+        if t.above[c] & ~seen == 0:
+            out |= 1 << (c >> 3)
+    return out
+
+
+def discard_signal_broken(hand: int, card: int, led: int, seen: int, t: ContractTable) -> bool:
+    """Whether discarding ``card`` (a card off the ``led`` suit and not a trump) from ``hand`` breaks
+    the discard convention: it comes from a suit whose master the hand holds while the hand has a
+    card of another such suit whose master it does not hold."""
+    masters = master_suits(hand, seen, t)
+    if not masters >> (card >> 3) & 1:
+        return False
+    for s in range(4):
+        if s in (led, card >> 3, t.trump_suit) or not hand & (0xFF << (8 * s)):
+            continue
+        if not masters >> s & 1:
+            return True
+    return False
+
+
+def signals_plausible(k: Knowledge, hands: list[int], rng: random.Random) -> bool:
+    """Rejection test of a world against the partner's discards (``k.signals``: partner seat, card,
+    led suit, cards seen before it, the partner's cards played from it on): each that breaks the
+    discard convention in this world (`discard_signal_broken`) keeps it with chance ``k.signal_eps``."""
+    t = TABLES[k.contract]
+    for seat, card, led, seen, later in k.signals:
+        if discard_signal_broken(hands[seat] | later, card, led, seen, t) and rng.random() >= k.signal_eps:
             return False
     return True
 
@@ -265,7 +303,8 @@ def sample(k: Knowledge, rng: random.Random, tries: int = 200) -> World:
         if _checks_declarations(k.rules) and not _announceable(k, dealt, ids):
             continue  # a hard fact: the announced kinds must be legal from the world's hands
         world = World((dealt[0], dealt[1], dealt[2], dealt[3]), tuple(tuple(x) for x in ids))
-        if k.auction or k.fit_budget <= 0 or (_calls_plausible(k, dealt, rng) and _plays_plausible(k, dealt, rng)):
+        if k.auction or k.fit_budget <= 0 or (_calls_plausible(k, dealt, rng) and _plays_plausible(k, dealt, rng)
+                                              and signals_plausible(k, dealt, rng)):
             return world
         k.fit_budget -= 1
         fallback = fallback or world
