@@ -36,6 +36,13 @@ reads from them whether the other team plays its cards as the `heuristic` model 
 open-card margin of ``MODEL_DECLARER_PENALTY`` (its declarer play errs), not pimc's ``bid_penalty``
 (`declarer_penalty`).  Search bots never read so, and against them expert bids as before.
 
+Partners' discards: when ``expert`` cannot follow suit and throws a card of another plain suit, it
+chooses, among the cards within ``SIGNAL_DELTA`` of its best, one from a suit whose master (the highest
+card not yet played) it does not hold, when it has such a suit; and it draws its worlds so that its
+partner's discards keep that convention (a world that breaks one is kept with chance ``SIGNAL_EPS``,
+`sampling.signals_plausible`).  It reads every partner so; a partner who discards otherwise (pimc, a
+person) only makes those worlds rarer, never impossible.
+
 Everything else (sampling, the solver, scoring of worlds, bidding by null-window searches) is
 `pimc`'s, so each rule stays in one place.
 """
