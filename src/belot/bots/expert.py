@@ -146,10 +146,7 @@ class ExpertBot(PimcBot):
             self._model_team = 1 - (view.seat & 1) if plays_as_model(view) else -1
         return super().act(view)
 
-    def _play(self, view: SeatView, cards: list[int]) -> int:
-        scores, raw = self.card_scores(view, cards)
-        if not scores:
-            return super()._play(view, cards)
+    def _pick(self, view: SeatView, cards: list[int], scores: dict[int, float], raw: dict[int, float]) -> int:
         order = sorted(cards, key=lambda c: (scores[c], raw[c], -c), reverse=True)
         best = order[0]
         if view.trick and self._discard(view, best):

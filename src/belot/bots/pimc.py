@@ -121,6 +121,10 @@ class PimcBot:
         if not scores:  # not one world solved within the cap: the cheapest card
             t = TABLES[view.contract]
             return min(cards, key=lambda c: (t.points[c], t.strength[c], c))
+        return self._pick(view, cards, scores, raw)
+
+    def _pick(self, view: SeatView, cards: list[int], scores: dict[int, float], raw: dict[int, float]) -> int:
+        """The card to play given each card's average deal score and raw points difference."""
         # equal deal scores (the outcome is settled in every world): the most points still count
         return max(cards, key=lambda c: (scores[c], raw[c], -c))
 
