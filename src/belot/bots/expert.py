@@ -64,7 +64,7 @@ from ..solver import DEAL_POINTS, Position, Solver
 from . import equity
 from .pimc import PimcBot
 from .reading import plays_as_model
-from .sampling import Knowledge, discard_signal_broken
+from .sampling import Knowledge, discard_signal_broken, is_discard
 
 # pimc's parameters that expert changes (the others are pimc's)
 BUDGETS: dict[str, int] = {"max_worlds": 96, "bid_worlds": 64, "node_cap": 8_000_000}
@@ -149,22 +149,17 @@ class ExpertBot(PimcBot):
     def _pick(self, view: SeatView, cards: list[int], scores: dict[int, float], raw: dict[int, float]) -> int:
         order = sorted(cards, key=lambda c: (scores[c], raw[c], -c), reverse=True)
         best = order[0]
-        if view.trick and self._discard(view, best):
-            t = TABLES[view.contract]
-            led = view.trick[0][1] >> 3
+        t = TABLES[view.contract]
+        led = view.trick[0][1] >> 3 if view.trick else -1
+        if led >= 0 and is_discard(best, led, t):
             seen = self._seen(view)
             hand = mask_of(view.hand)
             for c in order:
                 if scores[c] < scores[best] - SIGNAL_DELTA:
                     break
-                if self._discard(view, c) and not discard_signal_broken(hand, c, led, seen, t):
+                if is_discard(c, led, t) and not discard_signal_broken(hand, c, led, seen, t):
                     return c
         return best
-
-    @staticmethod
-    def _discard(view: SeatView, card: int) -> bool:
-        t = TABLES[view.contract]
-        return card >> 3 != view.trick[0][1] >> 3 and card >> 3 != t.trump_suit
 
     @staticmethod
     def _seen(view: SeatView) -> int:
@@ -181,7 +176,7 @@ class ExpertBot(PimcBot):
         played = [0, 0, 0, 0]
         mine: list[tuple[int, int, int, int]] = []
         for p in inference.plays(view):
-            if p.seat == partner and p.led >= 0 and p.card >> 3 not in (p.led, t.trump_suit):
+            if p.seat == partner and p.led >= 0 and is_discard(p.card, p.led, t):
                 mine.append((p.card, p.led, seen, played[partner]))
             seen |= 1 << p.card
             played[p.seat] |= 1 << p.card

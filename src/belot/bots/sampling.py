@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from .. import declarations as decl
 from .. import inference
 from ..auction import KONTRA, PASS
-from ..cards import cards_of, mask_of
+from ..cards import SUIT_MASKS, cards_of, mask_of
 from ..contracts import CARRE_FIRST, DEFAULT_RULES, EIGHT_SPLIT, TABLES, ContractTable, Rules
 from ..game import SeatView
 from ..play import legal_cards
@@ -143,6 +143,12 @@ def master_suits(hand: int, seen: int, t: ContractTable) -> int:
     return out
 
 
+def is_discard(card: int, led: int, t: ContractTable) -> bool:
+    """Whether ``card``, played to a trick led in suit ``led``, is a discard: off that suit and not a
+    trump of a suit contract."""
+    return card >> 3 not in (led, t.trump_suit)
+
+
 def discard_signal_broken(hand: int, card: int, led: int, seen: int, t: ContractTable) -> bool:
     """Whether discarding ``card`` (a card off the ``led`` suit and not a trump) from ``hand`` breaks
     the discard convention: it comes from a suit whose master the hand holds while the hand has a
@@ -151,7 +157,7 @@ def discard_signal_broken(hand: int, card: int, led: int, seen: int, t: Contract
     if not masters >> (card >> 3) & 1:
         return False
     for s in range(4):
-        if s in (led, card >> 3, t.trump_suit) or not hand & (0xFF << (8 * s)):
+        if s in (led, card >> 3, t.trump_suit) or not hand & SUIT_MASKS[s]:
             continue
         if not masters >> s & 1:
             return True
