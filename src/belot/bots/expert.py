@@ -64,7 +64,7 @@ from ..solver import DEAL_POINTS, Position, Solver
 from . import equity
 from .pimc import PimcBot
 from .reading import plays_as_model
-from .sampling import Knowledge, discard_signal_broken, is_discard
+from .sampling import DiscardSignal, Knowledge, discard_signal_broken, is_discard
 
 # pimc's parameters that expert changes (the others are pimc's)
 BUDGETS: dict[str, int] = {"max_worlds": 96, "bid_worlds": 64, "node_cap": 8_000_000}
@@ -180,7 +180,7 @@ class ExpertBot(PimcBot):
                 mine.append((p.card, p.led, seen, played[partner]))
             seen |= 1 << p.card
             played[p.seat] |= 1 << p.card
-        k.signals = [(partner, c, led, s, played[partner] & ~before) for c, led, s, before in mine]
+        k.signals = [DiscardSignal(partner, c, led, s, played[partner] & ~before) for c, led, s, before in mine]
         k.signal_eps = SIGNAL_EPS
         return k
 

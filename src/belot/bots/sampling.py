@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from .. import declarations as decl
 from .. import inference
@@ -57,7 +58,7 @@ class Knowledge:
     fit_budget: int = 0  # draws left in which the play sampler may reject worlds that misfit the calls
     plays: list[PlayCheck] = field(default_factory=list)  # the opponents' card plays (`_plays_plausible`)
     play_eps: float = 1.0  # chance of keeping a world for each play the model would not have made
-    signals: list[tuple[int, int, int, int, int]] = field(default_factory=list)  # `signals_plausible`
+    signals: list[DiscardSignal] = field(default_factory=list)  # the partner's discards (`signals_plausible`)
     signal_eps: float = 1.0  # chance of keeping a world for each discard signal it contradicts
     rules: Rules = DEFAULT_RULES  # the options in force (declarations under R7.2/R7.4 options, bidding)
 
@@ -87,6 +88,16 @@ class Knowledge:
         return cls(me, view.contract, f.own, f.unseen, list(f.sizes), list(f.cannot), required, played_by,
                    announced, False, _auction_checks(view), FIT_BUDGET,
                    _play_checks(view, tricks, judged, played_by), rules=rules)
+
+
+class DiscardSignal(NamedTuple):
+    """A discard of the partner's (`signals_plausible`), with what it had seen then."""
+
+    seat: int
+    card: int
+    led: int  # suit led in the trick
+    seen: int  # the cards played before it
+    later: int  # the cards the seat played from this play on (its hand then: these and its cards now)
 
 
 @dataclass(frozen=True)
@@ -165,8 +176,7 @@ def discard_signal_broken(hand: int, card: int, led: int, seen: int, t: Contract
 
 
 def signals_plausible(k: Knowledge, hands: list[int], rng: random.Random) -> bool:
-    """Rejection test of a world against the partner's discards (``k.signals``: partner seat, card,
-    led suit, cards seen before it, the partner's cards played from it on): each that breaks the
+    """Rejection test of a world against the partner's discards (``k.signals``): each that breaks the
     discard convention in this world (`discard_signal_broken`) keeps it with chance ``k.signal_eps``."""
     t = TABLES[k.contract]
     for seat, card, led, seen, later in k.signals:
