@@ -5,8 +5,8 @@ does not hold) and reads its partner's discards so (`sampling.signals_plausible`
 from tournament records, with the real hands:
 
 * *discards*: plain discards (off the suit led, not a trump of a suit contract) by each player, the
-  share where the hand could break the convention (it held the master of one plain suit and another
-  plain suit without its master) and how many of those did break it
+  share where the hand could break the convention (another discard would have) and how many of those
+  did break it
   (`sampling.discard_signal_broken`).  A reading of a player's discards is as sharp as its breaks
   are rare there.
 * *follows*: cards played to the suit led (not trumps), those where the player chose among two or
@@ -37,6 +37,8 @@ def main() -> None:
     ap.add_argument("records", type=Path, help="a folder of belot-record/1 files")
     ap.add_argument("--files", type=int, default=0, help="read only the first N records (0: all)")
     args = ap.parse_args()
+    if args.files < 0:
+        ap.error("--files must be 0 (all) or more")
     n: Counter[tuple[str, str]] = Counter()
     for doc, d, action, actor in steps(record_files(args.records, args.files), played_only=True):
         if d.phase != PLAY or action >= CALL_BASE or not d.trick:
@@ -47,8 +49,7 @@ def main() -> None:
         masters = master_suits(hand, seen, t)
         if is_discard(card, led, t):
             n[who, "discards"] += 1
-            plain = [s for s in range(4) if s not in (led, t.trump_suit) and hand & SUIT_MASKS[s]]
-            if any(masters >> s & 1 for s in plain) and any(not masters >> s & 1 for s in plain):
+            if any(discard_signal_broken(hand, c, led, seen, t) for c in cards_of(hand) if is_discard(c, led, t)):
                 n[who, "could break"] += 1
                 n[who, "broke"] += discard_signal_broken(hand, card, led, seen, t)
         elif card >> 3 == led != t.trump_suit:
