@@ -12,24 +12,55 @@ score before the deal.
 The undoubled score is a counterfactual: the cards might have been played otherwise, and a kontra
 that was not made cannot draw a rekontra.  It says what the doubles did with the play as it was.
 
-    python bench/kontras.py DIR [--bot expert] [--files N]
+``--replay W [W ...]`` (the bot ``expert`` only) asks, at the last kontra of each such deal that an
+``expert`` seat of the bot's team made, ``expert`` with each lead weight W (`ExpertBot` ``lead_weight``:
+a deal valued by its match equity plus W times its deal score) for its call from the same view and
+seed (``--seed``: the tournament's; expert with its own weight must make the recorded call, and the
+count of those that it does is printed), and sums what the kontras it would not make gave against
+the same deal undoubled: the game points and the match equity it would have kept or given up, in
+matches' worth (equity over `equity.scale`).  The same counterfactual: a kontra left out cannot
+change the others' calls after it or the cards.
+
+    python bench/kontras.py DIR [--bot expert] [--files N] [--replay 0.25 1 --seed S]
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from pathlib import Path
 
 from recordset import read_all, record_files, team_of
 
+from belot.auction import KONTRA
 from belot.bots import equity
+from belot.bots.expert import ExpertBot
+from belot.game import CALL_BASE, Deal, Match
 from belot.scoring import score_deal
+from belot.tournament import derive_seed
 
 
 def worth(score: tuple[int, int], target: int, team: int, points: tuple[int, int]) -> tuple[int, float]:
     """A deal's ``points`` to ``team`` with the match at ``score``: its game points less the other
     team's, and the change in its chance of winning the match (`equity.value`)."""
     return points[team] - points[1 - team], equity.value(score, target, team, points)
+
+
+def replayed_calls(m: Match, played: Deal, j: int, me: int, players: list[str], score: tuple[int, int],
+                   seed: int, k: int, weights: list[float]) -> list[int] | None:
+    """The calls of ``expert`` with each of ``weights`` at the last kontra of deal ``j`` of match pair
+    ``k``, when an expert seat of team ``me`` made it on the contract played, else None; the recorded
+    call first, from expert as it played (its own weight)."""
+    kontras = [i for i, a in enumerate(played.actions) if a == CALL_BASE + KONTRA]
+    if not kontras or played.actors[kontras[-1]] & 1 != me or players[played.actors[kontras[-1]]] != "bot:expert":
+        return None
+    d = Deal(played.dealer, played.dealt, played.rules, played.pot)
+    for action in played.actions[:kontras[-1]]:
+        d.apply(action)
+    seat = played.actors[kontras[-1]]
+    view = dataclasses.replace(d.view(seat), score=score, target=m.start_target, deal_index=j)
+    bot_seed = derive_seed(seed, "bot", k, j, seat)  # as `belot.tournament.matches` seeds each deal's bots
+    return [ExpertBot(bot_seed).act(view)] + [ExpertBot(bot_seed, lead_weight=w).act(view) for w in weights]
 
 
 def main() -> None:
@@ -39,14 +70,25 @@ def main() -> None:
     ap.add_argument("--files", type=int, default=0, help="read only the first N records (0: all)")
     ap.add_argument("--late", type=int, default=100,
                     help="a contract team's score from which a deal counts as late (default: 100)")
+    ap.add_argument("--replay", type=float, nargs="+", default=[], metavar="W",
+                    help="ask expert with these lead weights at its last kontra of each doubled deal")
+    ap.add_argument("--seed", type=int, help="the tournament's --seed (with --replay)")
     args = ap.parse_args()
+    if args.replay and (args.seed is None or args.bot != "expert"):
+        ap.error("--replay needs --seed (the tournament's) and --bot expert")
+    if any(w < 0 for w in args.replay):
+        ap.error("--replay: a lead weight is at least 0")
     files = record_files(args.records, args.files)
     # (who doubled, late) -> rows of (outcome, deal score, equity, undoubled deal score, undoubled equity)
     rows: dict[tuple[str, bool], list[tuple[str, int, float, int, float]]] = {}
+    # late -> per weight: kontras not made, of them made contracts, game points and equity kept (undoubled
+    # less as played); replayed kontras; of them the recorded call again
+    kept: dict[bool, list[list[float]]] = {}
+    replayed = [0, 0]
     for path, (doc, m) in zip(files, read_all(files)):
         me = team_of(doc, path, "bot:" + args.bot)
         score = [0, 0]
-        for played in m.deals:
+        for j, played in enumerate(m.deals):
             r = played.result
             if r is None:
                 break
@@ -56,8 +98,20 @@ def main() -> None:
                 before = (score[0], score[1])
                 key = ("others' contracts, doubled by " + args.bot if bteam != me
                        else args.bot + "'s contracts, doubled by the others", before[bteam] >= args.late)
-                rows.setdefault(key, []).append((r.outcome, *worth(before, m.start_target, me, r.points),
-                                                 *worth(before, m.start_target, me, plain)))
+                as_played, undoubled = worth(before, m.start_target, me, r.points), worth(before, m.start_target, me, plain)
+                rows.setdefault(key, []).append((r.outcome, *as_played, *undoubled))
+                calls = replayed_calls(m, played, j, me, doc["players"], before, args.seed, int(path.name.split("-")[1]),
+                                       args.replay) if args.replay and bteam != me else None
+                if calls is not None:
+                    replayed[0] += 1
+                    replayed[1] += calls[0] == CALL_BASE + KONTRA
+                    sums = kept.setdefault(before[bteam] >= args.late, [[0.0] * 4 for _ in args.replay])
+                    for s, call in zip(sums, calls[1:]):
+                        if call != CALL_BASE + KONTRA:
+                            s[0] += 1
+                            s[1] += r.outcome == "made"
+                            s[2] += undoubled[0] - as_played[0]
+                            s[3] += undoubled[1] - as_played[1]
             score[0] += r.points[0]
             score[1] += r.points[1]
     if not rows:
@@ -74,6 +128,14 @@ def main() -> None:
         print(f"{who}, {band}: {n} deals, made / hanging / inside {counts['made']} / {counts['hanging']} /"
               f" {counts['inside']}; game points {mean(1):+.1f} (undoubled {mean(3):+.1f}),"
               f" equity {mean(2):+.1f} (undoubled {mean(4):+.1f})")
+    if args.replay:
+        print(f"replayed {replayed[0]} last kontras of {args.bot}'s team; {args.bot} as it played doubled again"
+              f" in {replayed[1]}")
+        for late, sums in sorted(kept.items()):
+            band = f"contract team at {args.late}+" if late else f"contract team below {args.late}"
+            for w, (dropped, made, gp, eq) in zip(args.replay, sums):
+                print(f"  {band}, lead weight {w:g}: {dropped:.0f} kontras not made ({made:.0f} of them on contracts"
+                      f" made); game points {gp:+.0f}, match equity {eq:+.0f} ({eq / equity.scale():+.2f} matches)")
 
 
 if __name__ == "__main__":

@@ -80,6 +80,18 @@ def test_pimc_values_deals_by_their_score_and_expert_by_the_match() -> None:
     assert ExpertBot(1).match_aware
 
 
+def test_a_lead_weight_counts_the_deal_score_beside_the_match() -> None:
+    """``lead_weight`` w: (match equity + w * deal score) / (1 + w); 0 (the default) is the match alone."""
+    d = Deal(0, deal_hands(random.Random(1), 0))
+    view = dataclasses.replace(d.view(1), score=(100, 145))
+    eq = equity.value((100, 145), T, 1, (20, 6))
+    assert ExpertBot(1).lead_weight == 0 and ExpertBot(1).deal_value(view, (20, 6)) == eq
+    assert ExpertBot(1, lead_weight=1).deal_value(view, (20, 6)) == pytest.approx((eq - 14) / 2)
+    assert ExpertBot(1, lead_weight=3).deal_value(view, (20, 6)) == pytest.approx((eq - 3 * 14) / 4)
+    # a deal that scores nothing is still worth nothing
+    assert ExpertBot(1, lead_weight=3).deal_value(view, (0, 0)) == 0
+
+
 def test_expert_doubles_a_contract_that_wins_the_others_the_match() -> None:
     """With the bidders at 145 and expert's team at 90, the bidders win the match with their contract
     made or hanging, doubled or not; only a failed kontra saves expert's team.  Expert doubles there

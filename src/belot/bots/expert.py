@@ -28,7 +28,9 @@ Playing for the match: pimc maximises its team's game points less the other's in
 the match never ended.  ``expert`` values a deal's points by the chance of winning the match from the
 score they leave (`deal_value`, `belot.bots.equity`), in game points of the start of a match: early on
 it plays as pimc, late it plays the score (a safe contract when a few points win the match, kontra of
-a contract that would win the other team the match anyway).
+a contract that would win the other team the match anyway).  Such kontras cost game points where the
+contract is made; ``LEAD_WEIGHT`` counts the deal score beside the match equity, 0 by default: the
+measured trade (docs/strength.md) is a few matches in a hundred for a game point a deal.
 
 Reading the table: the cards of the match's earlier deals are public once played out, so expert
 reads from them whether the other team plays its cards as the `heuristic` model does
@@ -84,6 +86,10 @@ MODEL_DECLARER_PENALTY = 25.0
 # chance SIGNAL_EPS
 SIGNAL_DELTA = 0.5
 SIGNAL_EPS = 0.3
+# playing for the match, a deal's value is (match equity + LEAD_WEIGHT * deal score) / (1 + LEAD_WEIGHT):
+# 0 plays for the match alone; the larger, the more a point given away where the match does not turn on it
+# still counts (kontras of contracts that win the others the match whether doubled or not)
+LEAD_WEIGHT = 0.0
 
 
 def close(samples: Sequence[Sequence[float]]) -> bool:
@@ -119,17 +125,19 @@ class ExpertBot(PimcBot):
     name = "expert"
 
     def __init__(self, seed: int | None = None, fusion_from: int = FUSION_FROM, match_aware: bool = MATCH_AWARE,
-                 **params: Any) -> None:
+                 lead_weight: float = LEAD_WEIGHT, **params: Any) -> None:
         """``params`` override `BUDGETS` or pimc's other parameters (tests use small budgets).
         ``fusion_from``: the first trick (0-7) whose cards are valued with the next card fixed
         across the worlds the seat will not tell apart (`next_card_values`); 8: never.
         ``match_aware``: a deal's points are valued by the chance of winning the match they leave
         (`equity.value`), not by the deal score.
+        ``lead_weight``: how much the deal score counts beside the match equity (`LEAD_WEIGHT`).
         Without a seed the bot draws one, so it stays unpredictable."""
         super().__init__(seed, **{**BUDGETS, **params})
         self.seed = seed if seed is not None else random.SystemRandom().getrandbits(64)
         self.fusion_from = fusion_from
         self.match_aware = match_aware
+        self.lead_weight = lead_weight
         self._worlds: list[tuple[Position, dict[int, int], Callable[[int], float]]] = []
         self._model_team = -1  # the other team, when it is read as playing as the model does
 
@@ -190,7 +198,11 @@ class ExpertBot(PimcBot):
     def deal_value(self, view: SeatView, points: tuple[int, int]) -> float:
         if not self.match_aware:
             return super().deal_value(view, points)
-        return equity.value(view.score, view.target, view.seat & 1, points)
+        v = equity.value(view.score, view.target, view.seat & 1, points)
+        if self.lead_weight:
+            w, team = self.lead_weight, view.seat & 1
+            v = (v + w * (points[team] - points[1 - team])) / (1 + w)
+        return v
 
     def _solved(self, pos: Position, diffs: dict[int, int], score: Callable[[int], float]) -> None:
         if len(pos.trick_winners) >= self.fusion_from:
