@@ -58,7 +58,10 @@ def replayed_calls(m: Match, played: Deal, j: int, me: int, players: list[str], 
     for action in played.actions[:kontras[-1]]:
         d.apply(action)
     seat = played.actors[kontras[-1]]
-    view = dataclasses.replace(d.view(seat), score=score, target=m.start_target, deal_index=j)
+    # the seat's view as the match gave it (`Match.view`): the score, the earlier deals' results and
+    # end-of-deal views, which `expert` reads the table from (`belot.bots.reading`)
+    view = dataclasses.replace(d.view(seat), score=score, target=m.start_target, deal_index=j,
+                               history=tuple(m.results[:j]), past=tuple(x._view(seat) for x in m.deals[:j]))
     bot_seed = derive_seed(seed, "bot", k, j, seat)  # as `belot.tournament.matches` seeds each deal's bots
     return [ExpertBot(bot_seed).act(view)] + [ExpertBot(bot_seed, lead_weight=w).act(view) for w in weights]
 
