@@ -8,7 +8,10 @@ whose play changed contribute.  For the deals both runs played (pairs of matches
 file names; a match pair stops being compared at the first deal whose cards differ, once the
 matches' lengths part), it prints ``--bot``'s mean lead per deal in A minus that in B with a 95%
 interval, how many deals changed, and that difference on the changed deals by ``--bot``'s side and
-contract kind (in A).
+contract kind (in A).  It also splits them by where in the match they fall: a match pair's first
+deal played differently is played from the same score in both runs, so its difference is the change's
+own; the deals after it are played from scores that have parted, and a bot that plays for the match
+(`expert`) plays them for different ends, so their differences add the match's reply to the first.
 
     belot tournament pimc heuristic --deals 1000 --seed 1 --records A   # with the change
     belot tournament pimc heuristic --deals 1000 --seed 1 --records B   # without it
@@ -40,6 +43,8 @@ def main() -> None:
     name_b = f"bot:{args.bot_b or args.bot}"
     diffs: list[int] = []
     by_kind: dict[tuple[str, str], list[int]] = collections.defaultdict(list)
+    first: list[int] = []  # each match's first deal played differently (the same score in both runs)
+    later: list[int] = []  # the changed deals after it
     wins = [0, 0]  # the bot's match wins in A, in B
     pairs = 0
     for path_a in record_files(args.a):
@@ -54,10 +59,13 @@ def main() -> None:
         pairs += 1
         for i, m in enumerate((a, b)):
             wins[i] += m.winner == team
+        parted = False
         for x, ra, y, rb in same_cards(a, b):
             d = lead(ra, team) - lead(rb, team)
             diffs.append(d)
             if x.actions != y.actions or x.pot != y.pot:
+                (later if parted else first).append(d)
+                parted = True
                 c = ra.contract
                 side = "passed" if c < 0 else "contract" if ra.declarer & 1 == team else "defence"
                 by_kind[(side, "-" if c < 0 else kind(c))].append(d)
@@ -72,6 +80,11 @@ def main() -> None:
     print("on the deals played differently, A - B per deal:")
     for (side, k), v in sorted(by_kind.items()):
         print(f"  {side:>8} {k:>4}: {len(v):5d} deals  {statistics.mean(v):+7.2f} +- {stderr(v):.2f} (standard error)")
+    print("by where in the match, A - B summed (and per deal):")
+    for label, v in (("first changed deal of a match (same score)", first), ("later changed deals", later)):
+        if v:
+            print(f"  {label}: {len(v)} deals, {sum(v):+d} +- {stderr(v) * len(v):.0f}"
+                  f" ({statistics.mean(v):+.2f} +- {stderr(v):.2f})")
 
 
 if __name__ == "__main__":
