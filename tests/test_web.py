@@ -648,11 +648,12 @@ def inside_viewport(page: Page, selector: str) -> None:
 def reachable(page: Page, selector: str) -> None:
     """The control is in the viewport and a touch at its centre lands on it (nothing covers it)."""
     inside_viewport(page, selector)
-    assert page.locator(selector).first.evaluate("""el => {
+    cover = page.locator(selector).first.evaluate("""el => {
         const r = el.getBoundingClientRect();
         const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-        return hit === el || el.contains(hit);
-    }"""), f"{selector} is covered"
+        return hit === el || el.contains(hit) ? "" : (hit ? hit.outerHTML.slice(0, 200) : "nothing");
+    }""")
+    assert not cover, f"{selector} is covered by {cover}"
 
 
 def nothing_clipped(page: Page, selector: str) -> None:
