@@ -160,7 +160,7 @@ class ExpertBot(PimcBot):
         t = TABLES[view.contract]
         led = view.trick[0][1] >> 3 if view.trick else -1
         if led >= 0 and is_discard(best, led, t):
-            seen = self._seen(view)
+            seen = view.played
             hand = mask_of(view.hand)
             for c in order:
                 if scores[c] < scores[best] - SIGNAL_DELTA:
@@ -168,13 +168,6 @@ class ExpertBot(PimcBot):
                 if is_discard(c, led, t) and not discard_signal_broken(hand, c, led, seen, t):
                     return c
         return best
-
-    @staticmethod
-    def _seen(view: SeatView) -> int:
-        seen = 0
-        for _, tc, _ in view.tricks:
-            seen |= mask_of(tc)
-        return seen | mask_of(c for _, c in view.trick)
 
     def knowledge(self, view: SeatView) -> Knowledge:
         k = super().knowledge(view)
