@@ -27,15 +27,14 @@ change the others' calls after it or the cards.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 from pathlib import Path
 
-from recordset import read_all, record_files, team_of
+from recordset import match_view, read_all, record_files, team_of
 
 from belot.auction import KONTRA
 from belot.bots import equity
 from belot.bots.expert import ExpertBot
-from belot.game import CALL_BASE, Deal, Match
+from belot.game import CALL_BASE, Match
 from belot.scoring import score_deal
 from belot.tournament import derive_seed
 
@@ -46,22 +45,17 @@ def worth(score: tuple[int, int], target: int, team: int, points: tuple[int, int
     return points[team] - points[1 - team], equity.value(score, target, team, points)
 
 
-def replayed_calls(m: Match, played: Deal, j: int, me: int, players: list[str], score: tuple[int, int],
-                   seed: int, k: int, weights: list[float]) -> list[int] | None:
+def replayed_calls(m: Match, j: int, me: int, players: list[str], seed: int, k: int,
+                   weights: list[float]) -> list[int] | None:
     """The calls of ``expert`` with each of ``weights`` at the last kontra of deal ``j`` of match pair
     ``k``, when an expert seat of team ``me`` made it on the contract played, else None; the recorded
     call first, from expert as it played (its own weight)."""
+    played = m.deals[j]
     kontras = [i for i, a in enumerate(played.actions) if a == CALL_BASE + KONTRA]
     if not kontras or played.actors[kontras[-1]] & 1 != me or players[played.actors[kontras[-1]]] != "bot:expert":
         return None
-    d = Deal(played.dealer, played.dealt, played.rules, played.pot)
-    for action in played.actions[:kontras[-1]]:
-        d.apply(action)
     seat = played.actors[kontras[-1]]
-    # the seat's view as the match gave it (`Match.view`): the score, the earlier deals' results and
-    # end-of-deal views, which `expert` reads the table from (`belot.bots.reading`)
-    view = dataclasses.replace(d.view(seat), score=score, target=m.start_target, deal_index=j,
-                               history=tuple(m.results[:j]), past=tuple(x._view(seat) for x in m.deals[:j]))
+    view = match_view(m, j, kontras[-1], seat)
     bot_seed = derive_seed(seed, "bot", k, j, seat)  # as `belot.tournament.matches` seeds each deal's bots
     return [ExpertBot(bot_seed).act(view)] + [ExpertBot(bot_seed, lead_weight=w).act(view) for w in weights]
 
@@ -103,7 +97,7 @@ def main() -> None:
                        else args.bot + "'s contracts, doubled by the others", before[bteam] >= args.late)
                 as_played, undoubled = worth(before, m.start_target, me, r.points), worth(before, m.start_target, me, plain)
                 rows.setdefault(key, []).append((r.outcome, *as_played, *undoubled))
-                calls = replayed_calls(m, played, j, me, doc["players"], before, args.seed, int(path.name.split("-")[1]),
+                calls = replayed_calls(m, j, me, doc["players"], args.seed, int(path.name.split("-")[1]),
                                        args.replay) if args.replay and bteam != me else None
                 if calls is not None:
                     replayed[0] += 1

@@ -11,7 +11,7 @@ from typing import Any
 
 from belot import record
 from belot.contracts import AT, NT
-from belot.game import Deal, DealResult, Match
+from belot.game import Deal, DealResult, Match, SeatView
 from belot.tournament import Z95
 
 SEARCH_BOTS = ("bot:pimc", "bot:expert")  # the players of records whose decisions come from search
@@ -58,6 +58,18 @@ def steps(files: list[Path], played_only: bool = False) -> Iterator[tuple[dict[s
             for action, actor in zip(played.actions, played.actors):
                 yield doc, d, action, actor
                 d.apply(action)
+
+
+def match_view(m: Match, j: int, n: int, seat: int) -> SeatView:
+    """``seat``'s view just before action ``n`` of deal ``j`` of the replayed match ``m``, as the match
+    gave it (`Match.view`: the score, the earlier deals and the target too): the match played again
+    through `Match.deal` and `Match.apply` up to there."""
+    again = Match(m.rules, m.start_target, players=m.players)
+    for i, played in enumerate(m.deals[: j + 1]):
+        again.deal(played.dealt, played.dealer)
+        for action in played.actions if i < j else played.actions[:n]:
+            again.apply(action)
+    return again.view(seat)
 
 
 def team_of(doc: dict[str, Any], path: Path, name: str) -> int:
