@@ -646,14 +646,23 @@ def inside_viewport(page: Page, selector: str) -> None:
 
 
 def reachable(page: Page, selector: str) -> None:
-    """The control is in the viewport and a touch at its centre lands on it (nothing covers it)."""
+    """The control is in the viewport and a touch at its centre lands on it (nothing covers it).
+    As in `settled_box`, a redraw between finding the element and hit-testing it leaves a detached
+    element (no box, so the hit lands on whatever is at the page's corner): look again, for up to
+    2 s, before calling it covered; a control that stays covered fails."""
     inside_viewport(page, selector)
-    cover = page.locator(selector).first.evaluate("""el => {
-        const r = el.getBoundingClientRect();
-        const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-        return hit === el || el.contains(hit) ? "" : (hit ? hit.outerHTML.slice(0, 200) : "nothing");
-    }""")
-    assert not cover, f"{selector} is covered by {cover}"
+    cover = ""
+    for _ in range(40):
+        cover = page.locator(selector).first.evaluate("""el => {
+            if (!el.isConnected) return "a redraw (the element was detached)";
+            const r = el.getBoundingClientRect();
+            const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+            return hit === el || el.contains(hit) ? "" : (hit ? hit.outerHTML.slice(0, 200) : "nothing");
+        }""")
+        if not cover:
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"{selector} is covered by {cover}")
 
 
 def nothing_clipped(page: Page, selector: str) -> None:
@@ -713,6 +722,18 @@ def test_phone_auction_keeps_the_hand_in_view(browser: Browser, my_call: Scripte
     assert cards.count() == 5
     inside_viewport(page, "#hand")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.context.close()
+
+
+def test_a_covered_control_is_not_reachable(browser: Browser, my_call: ScriptedTable) -> None:
+    """The touch check itself: a layer over the call buttons fails it, naming the layer."""
+    page = my_call.open(browser, 360, 740, "en")
+    page.wait_for_selector("[data-call]")
+    reachable(page, "[data-call] >> nth=1")
+    page.evaluate("""() => { const d = document.createElement("div"); d.id = "veil";
+        d.style.cssText = "position:fixed;inset:0;z-index:99"; document.body.appendChild(d); }""")
+    with pytest.raises(AssertionError, match='covered by <div id="veil"'):
+        reachable(page, "[data-call] >> nth=1")
     page.context.close()
 
 
