@@ -2,8 +2,10 @@
 
 A bound, not a bot: the variants cheat.  ``oracle-bid`` is ``expert`` whose auction draws the real
 deal (the others' hands and the three cards still to come) instead of sampled ones, one deal a call;
-``oracle-play`` is ``expert`` whose card play solves the real hands (and the declarations really
-announced) instead of sampled worlds, one world a card; ``oracle`` does both.  Everything else is
+``oracle-bid-partner`` and ``oracle-bid-others`` see in the auction only the partner's cards or only
+the other team's (the rest as sampled, the real cards swapped in, as many deals as ``expert``
+draws); ``oracle-play`` is ``expert`` whose card play solves the real hands (and the declarations
+really announced) instead of sampled worlds, one world a card; ``oracle`` does both.  Everything else is
 ``expert``'s (the calls' and cards' scoring, the match equity, the declarer penalty), so a
 tournament of a variant against the same bot and seed as an ``expert`` run, compared with
 ``bench/paired.py RUN BASE --bot oracle-bid --bot-b expert``, says what better information in that
@@ -31,7 +33,7 @@ from belot.cli import main as belot_main
 from belot.game import Deal, Match, SeatView
 
 _current: list[Deal] = []  # the deal of the last view the match made
-_active = {"bid": False, "play": False}  # whether the deciding bot sees the real deal now
+_active: dict[str, Any] = {"bid": (), "play": False}  # the seats whose real cards the deciding bot sees now
 _match_view, _sample, _sample_auction = Match.view, pimc.sample, pimc.sample_auction
 
 
@@ -50,8 +52,28 @@ def _sample_or_real(k: Knowledge, rng: random.Random) -> World:
     return real_world() if _active["play"] else _sample(k, rng)
 
 
+def with_real(w: World, seats: tuple[int, ...]) -> World:
+    """``w`` with the real cards of ``seats``: each real card missing from such a seat is swapped
+    with one of that seat's sampled cards that is not real, wherever the real one was sampled."""
+    d = _current[0]
+    hands = list(w.hands)
+    for s in seats:
+        for c in range(32):
+            if d.hands[s] >> c & 1 and not hands[s] >> c & 1:
+                h = next(x for x in range(4) if hands[x] >> c & 1)
+                spare = next(e for e in range(32) if hands[s] >> e & 1 and not d.hands[s] >> e & 1)
+                hands[s] ^= 1 << c | 1 << spare
+                hands[h] ^= 1 << c | 1 << spare
+    return World((hands[0], hands[1], hands[2], hands[3]), w.declarations)
+
+
 def _sample_auction_or_real(view: SeatView, rng: random.Random, *args: Any, **kwargs: Any) -> World:
-    return real_world() if _active["bid"] else _sample_auction(view, rng, *args, **kwargs)
+    seats = _active["bid"]
+    if not seats:
+        return _sample_auction(view, rng, *args, **kwargs)
+    if len(seats) == 4:
+        return real_world()
+    return with_real(_sample_auction(view, rng, *args, **kwargs), seats)
 
 
 class Oracle(ExpertBot):
@@ -59,20 +81,24 @@ class Oracle(ExpertBot):
 
     name = "oracle"
     sees_bid = sees_play = True
+    bid_sees = "all"  # whose cards the auction sees: all, partner (its own three still to come
+    # sampled) or others (the other team's; the partner's and its own three sampled)
 
     def act(self, view: SeatView) -> int:
         auction = view.phase == "auction"
-        _active["bid"], _active["play"] = auction and self.sees_bid, not auction and self.sees_play
+        seats = {"all": (0, 1, 2, 3), "partner": ((view.seat + 2) & 3,),
+                 "others": ((view.seat + 1) & 3, (view.seat + 3) & 3)}[self.bid_sees]
+        _active["bid"], _active["play"] = seats if auction and self.sees_bid else (), not auction and self.sees_play
         try:
             return super().act(view)
         finally:
-            _active["bid"] = _active["play"] = False
+            _active["bid"], _active["play"] = (), False
 
     def _more_worlds(self, worlds: int, nodes: int, values: dict[int, list[float]]) -> bool:
         return worlds < 1 if _active["play"] else super()._more_worlds(worlds, nodes, values)
 
     def _more_bid_worlds(self, n: int, nodes: int, values: list[list[float]]) -> bool:
-        return n < 1 if _active["bid"] else super()._more_bid_worlds(n, nodes, values)
+        return n < 1 if len(_active["bid"]) == 4 else super()._more_bid_worlds(n, nodes, values)
 
 
 class OracleBid(Oracle):
@@ -82,6 +108,20 @@ class OracleBid(Oracle):
     sees_play = False
 
 
+class OracleBidPartner(OracleBid):
+    """``expert`` that sees its partner's real cards in the auction only."""
+
+    name = "oracle-bid-partner"
+    bid_sees = "partner"
+
+
+class OracleBidOthers(OracleBid):
+    """``expert`` that sees the other team's real cards in the auction only."""
+
+    name = "oracle-bid-others"
+    bid_sees = "others"
+
+
 class OraclePlay(Oracle):
     """``expert`` that sees the real cards in the card play only."""
 
@@ -89,7 +129,8 @@ class OraclePlay(Oracle):
     sees_bid = False
 
 
-VARIANTS = {"oracle": Oracle, "oracle-bid": OracleBid, "oracle-play": OraclePlay}
+VARIANTS = {"oracle": Oracle, "oracle-bid": OracleBid, "oracle-bid-partner": OracleBidPartner,
+            "oracle-bid-others": OracleBidOthers, "oracle-play": OraclePlay}
 
 
 def main(argv: list[str] | None = None) -> int:
