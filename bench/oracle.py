@@ -5,7 +5,10 @@ deal (the others' hands and the three cards still to come) instead of sampled on
 ``oracle-bid-partner`` and ``oracle-bid-others`` see in the auction only the partner's cards or only
 the other team's (the rest as sampled, the real cards swapped in, as many deals as ``expert``
 draws); ``oracle-play`` is ``expert`` whose card play solves the real hands (and the declarations
-really announced) instead of sampled worlds, one world a card; ``oracle`` does both.  Everything else is
+really announced) instead of sampled worlds, one world a card; ``oracle-play-partner`` knows in the
+card play only its partner's cards (the other team's drawn around them by ``expert``'s sampler, as
+many worlds as it draws); ``oracle`` does both.  (In the card play the other team's cards would also
+give the partner's, the seat's own being known: no variant for them.)  Everything else is
 ``expert``'s (the calls' and cards' scoring, the match equity, the declarer penalty), so a
 tournament of a variant against the same bot and seed as an ``expert`` run, compared with
 ``bench/paired.py RUN BASE --bot oracle-bid --bot-b expert``, says what better information in that
@@ -33,7 +36,7 @@ from belot.cli import main as belot_main
 from belot.game import Deal, Match, SeatView
 
 _current: list[Deal] = []  # the deal of the last view the match made
-_active: dict[str, Any] = {"bid": (), "play": False}  # the seats whose real cards the deciding bot sees now
+_active: dict[str, Any] = {"bid": (), "play": ()}  # the seats whose real cards the deciding bot sees now
 _match_view, _sample, _sample_auction = Match.view, pimc.sample, pimc.sample_auction
 
 
@@ -49,7 +52,24 @@ def real_world() -> World:
 
 
 def _sample_or_real(k: Knowledge, rng: random.Random) -> World:
-    return real_world() if _active["play"] else _sample(k, rng)
+    seats = _active["play"]
+    if len(seats) == 4:
+        return real_world()
+    with_hands(k, seats)
+    return _sample(k, rng)
+
+
+def with_hands(k: Knowledge, seats: tuple[int, ...]) -> None:
+    """Make the real cards of ``seats`` hard facts of ``k``: each such seat must hold its unseen real
+    cards and nothing else, and no other seat may hold them (the sampler then draws the rest)."""
+    d = _current[0]
+    for s in seats:
+        real = d.hands[s] & k.unknown
+        k.required[s] |= real
+        k.forbidden[s] |= k.unknown & ~real
+        for x in range(4):
+            if x != s:
+                k.forbidden[x] |= real
 
 
 def with_real(w: World, seats: tuple[int, ...]) -> World:
@@ -83,19 +103,21 @@ class Oracle(ExpertBot):
     sees_bid = sees_play = True
     bid_sees = "all"  # whose cards the auction sees: all, partner (its own three still to come
     # sampled) or others (the other team's; the partner's and its own three sampled)
+    play_sees = "all"  # whose cards the card play sees: all or partner
 
     def act(self, view: SeatView) -> int:
         auction = view.phase == "auction"
         seats = {"all": (0, 1, 2, 3), "partner": ((view.seat + 2) & 3,),
-                 "others": ((view.seat + 1) & 3, (view.seat + 3) & 3)}[self.bid_sees]
-        _active["bid"], _active["play"] = seats if auction and self.sees_bid else (), not auction and self.sees_play
+                 "others": ((view.seat + 1) & 3, (view.seat + 3) & 3)}
+        _active["bid"] = seats[self.bid_sees] if auction and self.sees_bid else ()
+        _active["play"] = seats[self.play_sees] if not auction and self.sees_play else ()
         try:
             return super().act(view)
         finally:
-            _active["bid"], _active["play"] = (), False
+            _active["bid"], _active["play"] = (), ()
 
     def _more_worlds(self, worlds: int, nodes: int, values: dict[int, list[float]]) -> bool:
-        return worlds < 1 if _active["play"] else super()._more_worlds(worlds, nodes, values)
+        return worlds < 1 if len(_active["play"]) == 4 else super()._more_worlds(worlds, nodes, values)
 
     def _more_bid_worlds(self, n: int, nodes: int, values: list[list[float]]) -> bool:
         return n < 1 if len(_active["bid"]) == 4 else super()._more_bid_worlds(n, nodes, values)
@@ -129,8 +151,16 @@ class OraclePlay(Oracle):
     sees_bid = False
 
 
+class OraclePlayPartner(OraclePlay):
+    """``expert`` that knows its partner's real cards in the card play only."""
+
+    name = "oracle-play-partner"
+    play_sees = "partner"
+
+
 VARIANTS = {"oracle": Oracle, "oracle-bid": OracleBid, "oracle-bid-partner": OracleBidPartner,
-            "oracle-bid-others": OracleBidOthers, "oracle-play": OraclePlay}
+            "oracle-bid-others": OracleBidOthers, "oracle-play": OraclePlay,
+            "oracle-play-partner": OraclePlayPartner}
 
 
 def main(argv: list[str] | None = None) -> int:
