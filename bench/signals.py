@@ -13,6 +13,9 @@ from tournament records, with the real hands:
   more cards of no points of that suit, and among those how often it played the lowest and how often
   it held the suit's master: what a convention on the low card followed (high spot: I hold the
   master) could say, and how often.
+* *leads*: cards led from a plain suit (not the trump suit of a suit contract) of which the leader
+  held two or more cards, how often it held the suit's master and how often it then led the master:
+  how much a lead below the master says that the leader lacks it (a reading with no new convention).
 
     python bench/signals.py DIR [--files N]
 """
@@ -41,12 +44,20 @@ def main() -> None:
         ap.error("--files must be 0 (all) or more")
     n: Counter[tuple[str, str]] = Counter()
     for doc, d, action, actor in steps(record_files(args.records, args.files), played_only=True):
-        if d.phase != PLAY or action >= CALL_BASE or not d.trick:
+        if d.phase != PLAY or action >= CALL_BASE:
             continue
         card = action - BELOTE_BASE if action >= BELOTE_BASE else action
-        t, led, hand, who = d.table, d.trick[0] >> 3, d.hands[actor], doc["players"][actor]
+        t, hand, who = d.table, d.hands[actor], doc["players"][actor]
         seen = ALL_CARDS & ~(d.hands[0] | d.hands[1] | d.hands[2] | d.hands[3])
         masters = master_suits(hand, seen, t)
+        if not d.trick:
+            suit = card >> 3
+            if suit != t.trump_suit and (hand & SUIT_MASKS[suit]).bit_count() > 1:
+                n[who, "leads"] += 1
+                n[who, "lead master held"] += masters >> suit & 1
+                n[who, "led master"] += t.above[card] & ~seen == 0
+            continue
+        led = d.trick[0] >> 3
         if is_discard(card, led, t):
             n[who, "discards"] += 1
             if any(discard_signal_broken(hand, c, led, seen, t) for c in cards_of(hand) if is_discard(c, led, t)):
@@ -62,7 +73,9 @@ def main() -> None:
     for who in sorted({w for w, _ in n}):
         print(f"{who}: {n[who, 'discards']} plain discards, {n[who, 'could break']} could break the convention, "
               f"{n[who, 'broke']} broke it; {n[who, 'follows']} follows, {n[who, 'low choices']} a choice "
-              f"among low cards ({n[who, 'lowest']} the lowest played, the master held in {n[who, 'master held']})")
+              f"among low cards ({n[who, 'lowest']} the lowest played, the master held in {n[who, 'master held']}); "
+              f"{n[who, 'leads']} plain leads from two or more cards of the suit, the master held in "
+              f"{n[who, 'lead master held']} and led in {n[who, 'led master']}")
 
 
 if __name__ == "__main__":
