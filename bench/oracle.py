@@ -52,11 +52,7 @@ def real_world() -> World:
 
 
 def _sample_or_real(k: Knowledge, rng: random.Random) -> World:
-    seats = _active["play"]
-    if len(seats) == 4:
-        return real_world()
-    with_hands(k, seats)
-    return _sample(k, rng)
+    return real_world() if len(_active["play"]) == 4 else _sample(k, rng)
 
 
 def with_hands(k: Knowledge, seats: tuple[int, ...]) -> None:
@@ -100,21 +96,25 @@ class Oracle(ExpertBot):
     """``expert`` that sees the real cards in the auction and in the card play."""
 
     name = "oracle"
-    sees_bid = sees_play = True
-    bid_sees = "all"  # whose cards the auction sees: all, partner (its own three still to come
-    # sampled) or others (the other team's; the partner's and its own three sampled)
-    play_sees = "all"  # whose cards the card play sees: all or partner
+    # whose real cards the auction sees: all, partner (its own three still to come sampled), others
+    # (the other team's; the partner's and its own three sampled) or None (none: expert's auction)
+    bid_sees: str | None = "all"
+    play_sees: str | None = "all"  # the same for the card play: all, partner or None
 
     def act(self, view: SeatView) -> int:
-        auction = view.phase == "auction"
-        seats = {"all": (0, 1, 2, 3), "partner": ((view.seat + 2) & 3,),
-                 "others": ((view.seat + 1) & 3, (view.seat + 3) & 3)}
-        _active["bid"] = seats[self.bid_sees] if auction and self.sees_bid else ()
-        _active["play"] = seats[self.play_sees] if not auction and self.sees_play else ()
+        sees = self.bid_sees if view.phase == "auction" else self.play_sees
+        seats = () if sees is None else {"all": (0, 1, 2, 3), "partner": ((view.seat + 2) & 3,),
+                                         "others": ((view.seat + 1) & 3, (view.seat + 3) & 3)}[sees]
+        _active["bid" if view.phase == "auction" else "play"] = seats
         try:
             return super().act(view)
         finally:
             _active["bid"], _active["play"] = (), ()
+
+    def knowledge(self, view: SeatView) -> Knowledge:
+        k = super().knowledge(view)
+        with_hands(k, _active["play"])
+        return k
 
     def _more_worlds(self, worlds: int, nodes: int, values: dict[int, list[float]]) -> bool:
         return worlds < 1 if len(_active["play"]) == 4 else super()._more_worlds(worlds, nodes, values)
@@ -127,7 +127,7 @@ class OracleBid(Oracle):
     """``expert`` that sees the real cards in the auction only."""
 
     name = "oracle-bid"
-    sees_play = False
+    play_sees = None
 
 
 class OracleBidPartner(OracleBid):
@@ -148,7 +148,7 @@ class OraclePlay(Oracle):
     """``expert`` that sees the real cards in the card play only."""
 
     name = "oracle-play"
-    sees_bid = False
+    bid_sees = None
 
 
 class OraclePlayPartner(OraclePlay):
