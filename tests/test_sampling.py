@@ -251,6 +251,24 @@ def test_play_worlds_fit_the_auction_while_the_budget_lasts() -> None:
         assert lo <= held <= hi, (budget, held)
 
 
+def test_a_call_budget_keeps_the_worlds_fitting_the_calls_after_the_play_budget() -> None:
+    """With the play reading's budget spent, ``call_budget`` (expert's) goes on rejecting worlds that
+    misfit the calls: the spade bidder holds the spade jack as often as while the first budget lasted,
+    and each rejected draw costs the second budget, not the first."""
+    from conftest import deal_with
+
+    d = deal_with({0: "CA CK DA DK HA HK SA SK", 2: "C7 C8 D7 D8 H7 H8 C9 D9"}, "pass S pass pass", dealer=3)
+    d.apply(min(a for a in d.view(0).legal_actions if a < DECLARE_BASE))
+    view = d.view(2)
+    jack = 1 << (8 * 3 + 4)
+    rng = random.Random(5)
+    k = Knowledge.from_view(view)
+    k.fit_budget, k.call_budget = 0, 10_000
+    held = sum(bool(sample(k, rng).hands[1] & jack) for _ in range(300)) / 300
+    assert 0.5 <= held <= 1.0, held
+    assert k.fit_budget == 0 and k.call_budget < 10_000
+
+
 def test_calls_that_fit_no_world_only_use_up_the_budget() -> None:
     """Seat 1 bid all trumps, but seats 0 and 2 hold all four jacks: no world fits the bid, each
     rejected draw costs budget, and once it is spent worlds come freely (still fitting the play)."""

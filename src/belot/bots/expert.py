@@ -45,6 +45,14 @@ partner's discards keep that convention (a world that breaks one is kept with ch
 `sampling.signals_plausible`).  It reads every partner so; a partner who discards otherwise (pimc, a
 person) only makes those worlds rarer, never impossible.
 
+Worlds that keep the calls: pimc prefers, by rejection, worlds that fit the calls, the other team's
+card play and (expert's) the partner's signals, while a budget of rejected draws per decision
+(`sampling.FIT_BUDGET`) lasts.  The card-play reading keeps few worlds after trick 2 (a search bot
+does not play as its model), so the budget is spent after a few worlds and the rest come from the
+hard facts alone, the auction unread.  ``expert`` then goes on rejecting worlds that misfit the
+calls or the signals (about a third of the worlds fit, and the checks are cheap) for up to
+``CALL_BUDGET`` draws more (`Knowledge.call_budget`).
+
 Everything else (sampling, the solver, scoring of worlds, bidding by null-window searches) is
 `pimc`'s, so each rule stays in one place.
 """
@@ -90,6 +98,9 @@ SIGNAL_EPS = 0.3
 # 0 plays for the match alone; the larger, the more a point given away where the match does not turn on it
 # still counts (kontras of contracts that win the others the match whether doubled or not)
 LEAD_WEIGHT = 0.0
+# draws a card decision may reject for misfitting the calls or the partner's signals once pimc's budget
+# for the other team's card play (`sampling.FIT_BUDGET`) is spent
+CALL_BUDGET = 3000
 
 
 def close(samples: Sequence[Sequence[float]]) -> bool:
@@ -181,6 +192,7 @@ class ExpertBot(PimcBot):
                 mine.append((p.card, p.led, seen, played[partner]))
             seen |= 1 << p.card
             played[p.seat] |= 1 << p.card
+        k.call_budget = CALL_BUDGET
         k.signals = [DiscardSignal(partner, c, led, s, played[partner] & ~before) for c, led, s, before in mine]
         k.signal_eps = SIGNAL_EPS
         return k

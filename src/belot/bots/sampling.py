@@ -58,6 +58,7 @@ class Knowledge:
     fit_budget: int = 0  # draws left in which the play sampler may reject worlds that misfit the calls
     plays: list[PlayCheck] = field(default_factory=list)  # the opponents' card plays (`_plays_plausible`)
     play_eps: float = 1.0  # chance of keeping a world for each play the model would not have made
+    call_budget: int = 0  # then draws left in which it may reject worlds that misfit the calls or signals
     signals: list[DiscardSignal] = field(default_factory=list)  # the partner's discards (`signals_plausible`)
     signal_eps: float = 1.0  # chance of keeping a world for each discard signal it contradicts
     rules: Rules = DEFAULT_RULES  # the options in force (declarations under R7.2/R7.4 options, bidding)
@@ -297,8 +298,9 @@ def _calls_plausible(k: Knowledge, hands: list[int], rng: random.Random) -> bool
 
 def sample(k: Knowledge, rng: random.Random, tries: int = 200) -> World:
     """One world consistent with every hard fact of ``k``; in the play phase, worlds that fit the
-    auction (`_calls_plausible`) and the other team's card play (`_plays_plausible`) are preferred by
-    rejection while ``k.fit_budget`` lasts.
+    auction (`_calls_plausible`), the other team's card play (`_plays_plausible`) and the partner's
+    signals (`signals_plausible`) are preferred by rejection while ``k.fit_budget`` lasts; then, while
+    ``k.call_budget`` lasts, worlds that fit the auction and the signals.
 
     In the play phase the world's hands are the cards each seat holds now (the own seat's hand
     included); in the auction they are the whole eight-card hands.  The budget counts rejected
@@ -319,10 +321,16 @@ def sample(k: Knowledge, rng: random.Random, tries: int = 200) -> World:
         if _checks_declarations(k.rules) and not _announceable(k, dealt, ids):
             continue  # a hard fact: the announced kinds must be legal from the world's hands
         world = World((dealt[0], dealt[1], dealt[2], dealt[3]), tuple(tuple(x) for x in ids))
-        if k.auction or k.fit_budget <= 0 or (_calls_plausible(k, dealt, rng) and _plays_plausible(k, dealt, rng)
-                                              and signals_plausible(k, dealt, rng)):
+        if k.auction or (k.fit_budget <= 0 and k.call_budget <= 0):
             return world
-        k.fit_budget -= 1
+        plays = k.fit_budget > 0  # while it lasts the card play is read too, then the calls and signals alone
+        if (_calls_plausible(k, dealt, rng) and (not plays or _plays_plausible(k, dealt, rng))
+                and signals_plausible(k, dealt, rng)):
+            return world
+        if plays:
+            k.fit_budget -= 1
+        else:
+            k.call_budget -= 1
         fallback = fallback or world
     if fallback is not None:
         return fallback
