@@ -25,10 +25,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
-from recordset import kind, read_all, record_files, team_of
+from recordset import kind, read_all, record_files, team_of, worth
 
 from belot.auction import BID_BASE, KONTRA
-from belot.bots import equity
 from belot.bots.heuristic import defence_strength
 from belot.cards import ACE, JACK, NINE, SUIT_MASKS, TEN, mask_of
 from belot.contracts import AT, NT
@@ -90,8 +89,8 @@ def contracts(folder: Path, bot: str, limit: int) -> list[Contract]:
             if r.contract < 0 or r.declarer & 1 == me:
                 continue
             pts = [score_deal(r.contract, r.declarer & 1, r.totals, x, played.pot, played.rules).points for x in (1, 2)]
-            gain = ((pts[1][me] - pts[1][1 - me]) - (pts[0][me] - pts[0][1 - me]),
-                    equity.value(before, m.start_target, me, pts[1]) - equity.value(before, m.start_target, me, pts[0]))
+            twice, plain = worth(before, m.start_target, me, pts[1]), worth(before, m.start_target, me, pts[0])
+            gain = (twice[0] - plain[0], twice[1] - plain[1])
             d = Deal(played.dealer, played.dealt, played.rules, played.pot)
             defenders, doubled = [], False
             for action, actor in zip(played.actions, played.actors):

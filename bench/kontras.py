@@ -29,7 +29,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from recordset import match_view, read_all, record_files, team_of
+from recordset import match_view, read_all, record_files, team_of, worth
 
 from belot.auction import KONTRA
 from belot.bots import equity
@@ -37,12 +37,6 @@ from belot.bots.expert import ExpertBot
 from belot.game import CALL_BASE, Match
 from belot.scoring import score_deal
 from belot.tournament import derive_seed
-
-
-def worth(score: tuple[int, int], target: int, team: int, points: tuple[int, int]) -> tuple[int, float]:
-    """A deal's ``points`` to ``team`` with the match at ``score``: its game points less the other
-    team's, and the change in its chance of winning the match (`equity.value`)."""
-    return points[team] - points[1 - team], equity.value(score, target, team, points)
 
 
 def replayed_calls(m: Match, j: int, me: int, players: list[str], seed: int, k: int,

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from belot import record
+from belot.bots import equity
 from belot.contracts import AT, NT
 from belot.game import Deal, DealResult, Match, SeatView
 from belot.tournament import Z95
@@ -105,3 +106,9 @@ def mean_interval(values: list[int]) -> tuple[float, float, float]:
     """The mean of ``values`` and its 95% interval (normal approximation): (mean, low, high)."""
     mean, half = statistics.mean(values), Z95 * stderr(values)
     return mean, mean - half, mean + half
+
+
+def worth(score: tuple[int, int], target: int, team: int, points: tuple[int, int]) -> tuple[int, float]:
+    """A deal's ``points`` to ``team`` with the match at ``score``: its game points less the other
+    team's, and the change in its chance of winning the match (`equity.value`)."""
+    return points[team] - points[1 - team], equity.value(score, target, team, points)

@@ -59,7 +59,7 @@ def main() -> None:
     unread = [0, 0]  # worlds the decision drew: after the budgets, all
 
     def counted(k: Knowledge, rng: random.Random, tries: int = 200) -> World:
-        unread[0] += k.fit_budget <= 0 and k.call_budget <= 0
+        unread[0] += not k.reads
         unread[1] += 1
         return sample(k, rng, tries)
 

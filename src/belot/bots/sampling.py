@@ -63,6 +63,11 @@ class Knowledge:
     signal_eps: float = 1.0  # chance of keeping a world for each discard signal it contradicts
     rules: Rules = DEFAULT_RULES  # the options in force (declarations under R7.2/R7.4 options, bidding)
 
+    @property
+    def reads(self) -> bool:
+        """Whether the play sampler may still reject a world that misfits what was read (a budget lasts)."""
+        return self.fit_budget > 0 or self.call_budget > 0
+
     @classmethod
     def from_view(cls, view: SeatView) -> Knowledge:
         f = inference.facts(view)
@@ -321,7 +326,7 @@ def sample(k: Knowledge, rng: random.Random, tries: int = 200) -> World:
         if _checks_declarations(k.rules) and not _announceable(k, dealt, ids):
             continue  # a hard fact: the announced kinds must be legal from the world's hands
         world = World((dealt[0], dealt[1], dealt[2], dealt[3]), tuple(tuple(x) for x in ids))
-        if k.auction or (k.fit_budget <= 0 and k.call_budget <= 0):
+        if k.auction or not k.reads:
             return world
         plays = k.fit_budget > 0  # while it lasts the card play is read too, then the calls and signals alone
         if (_calls_plausible(k, dealt, rng) and (not plays or _plays_plausible(k, dealt, rng))
