@@ -32,6 +32,7 @@ from .bots.pimc import PimcBot
 from .bots.sampling import FIT_BUDGET, Knowledge, World, sample, sample_auction
 from .cards import mask_of
 from .contracts import CONTRACT_NAMES
+from .floats import total
 from .game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, PLAY, Deal, Match, SeatView, action_name
 from .scoring import REDEAL, deal_result
 
@@ -127,9 +128,9 @@ def summarize(decisions: Sequence[Decision]) -> list[Summary]:
     for seat in range(4):
         mine = [x for x in decisions if x.seat == seat]
         n = len(mine)
-        loss = sum(x.expected_loss for x in mine)
+        loss = total(x.expected_loss for x in mine)
         opens = [x.open_loss for x in mine if x.open_loss is not None]
-        open_loss = sum(opens)
+        open_loss = total(opens)
         classes = {c: sum(x.klass == c for x in mine) for c in CLASSES}
         out.append(Summary(seat, n, loss, loss / n if n else 0.0, open_loss, open_loss / len(opens) if opens else 0.0,
                            classes, 100.0 * classes[BEST] / n if n else None))
@@ -240,7 +241,7 @@ def _losses(names: dict[int, str], chosen: int, sampled: list[dict[int, float]],
             truth: dict[int, float] | None) -> tuple[str, str | None, float, float | None, Options]:
     """(best, best with open cards, expected loss, open-card loss, options) from per-world margins."""
     keys = list(names)
-    avg = {k: sum(s[k] for s in sampled) / len(sampled) for k in keys}
+    avg = {k: total(s[k] for s in sampled) / len(sampled) for k in keys}
     best = max(keys, key=lambda k: (avg[k], k == chosen))
     options = tuple(sorted(((names[k], avg[k], None if truth is None else truth[k]) for k in keys),
                            key=lambda o: -o[1]))

@@ -68,6 +68,7 @@ from typing import Any
 from .. import inference
 from ..cards import mask_of
 from ..contracts import TABLES
+from ..floats import total
 from ..game import SeatView
 from ..play import beats
 from ..solver import DEAL_POINTS, Position, Solver
@@ -110,11 +111,11 @@ def close(samples: Sequence[Sequence[float]]) -> bool:
     n = len(samples[0])
     if len(samples) < 2 or n < 2:
         return False
-    order = sorted(range(len(samples)), key=lambda i: sum(samples[i]), reverse=True)
+    order = sorted(range(len(samples)), key=lambda i: total(samples[i]), reverse=True)
     a, b = samples[order[0]], samples[order[1]]
     d = [x - y for x, y in zip(a, b)]
-    mean = sum(d) / n
-    var = sum((x - mean) ** 2 for x in d) / (n - 1)
+    mean = total(d) / n
+    var = total((x - mean) ** 2 for x in d) / (n - 1)
     se = math.sqrt(var / n)
     return se >= MATTERS and mean < Z * se
 
@@ -317,7 +318,7 @@ def next_card_values(solver: Solver, worlds: Sequence[tuple[Position, dict[int, 
             sums = groups.setdefault(seen, {})
             for c2, v in values.items():
                 sums[c2] = sums.get(c2, 0.0) + v
-        value = sum(max(s.values()) for s in groups.values()) / n
+        value = total(max(s.values()) for s in groups.values()) / n
         out[card] = value
         best = max(best, value)
     return out

@@ -28,6 +28,7 @@ from .. import declarations as decl
 from ..auction import BID_BASE, KONTRA, PASS, REKONTRA
 from ..cards import ACE, FULL_DECK, JACK, NINE, QUEEN, SUIT_MASKS, TEN, cards_of, mask_of
 from ..contracts import AT, DEFAULT_RULES, NT, TABLES, VALAT_BONUS, Rules
+from ..floats import total
 from ..game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, SeatView
 from ..scoring import BELOTE_POINTS, deal_result, score_deal, trick_points
 from ..solver import DEAL_POINTS, Position, Solver
@@ -181,7 +182,7 @@ class PimcBot:
         self.solver.limit(None)
         if worlds == 0:
             return {}, {}
-        means = {c: sum(v) / worlds for c, v in values.items()}
+        means = {c: total(v) / worlds for c, v in values.items()}
         return self._rescore(view, means, start), {c: v / worlds for c, v in raw.items()}
 
     def knowledge(self, view: SeatView) -> Knowledge:
@@ -348,7 +349,7 @@ class PimcBot:
         scores = self.call_scores(view)
         best_action, best = CALL_BASE + PASS, -1e9
         for a, vs in scores.items():
-            v = sum(vs) / len(vs) - self.call_margin(a)
+            v = total(vs) / len(vs) - self.call_margin(a)
             if v > best:
                 best, best_action = v, a
         return best_action

@@ -18,6 +18,8 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from .. import floats
+
 if TYPE_CHECKING:
     from .duplicate import PairOutcome, TournamentSpec
 
@@ -93,10 +95,10 @@ def figures(spec: TournamentSpec, pairs: Sequence[PairOutcome], timing: bool = T
                 b[outcome] += 1
                 b["doubled"] += multiplier > 1
     total = sum(ns)
-    mean = sum(ys) / total if total else float("nan")
+    mean = floats.total(ys) / total if total else float("nan")
     k = len(ys)
     if k > 1 and total:
-        var = k / (k - 1) * sum((y - mean * n) ** 2 for y, n in zip(ys, ns)) / (total * total)
+        var = k / (k - 1) * floats.total((y - mean * n) ** 2 for y, n in zip(ys, ns)) / (total * total)
         se = math.sqrt(var)
     else:
         se = float("nan")
