@@ -114,7 +114,7 @@ def main() -> None:
         counts = {o: sum(x[0] == o for x in rs) for o in ("made", "hanging", "inside")}
 
         def mean(i: int, rs: list[tuple[str, int, float, int, float]] = rs) -> float:
-            return sum(x[i] for x in rs) / len(rs)
+            return sum(float(x[i]) for x in rs) / len(rs)  # x[i]: a number for i >= 1
         band = f"contract team at {args.late}+" if late else f"contract team below {args.late}"
         print(f"{who}, {band}: {n} deals, made / hanging / inside {counts['made']} / {counts['hanging']} /"
               f" {counts['inside']}; game points {mean(1):+.1f} (undoubled {mean(3):+.1f}),"
