@@ -14,21 +14,17 @@ import argparse
 import collections
 import json
 
-from endgame import positive
+from endgame import bot_name, positive
 
-from belot.tournament.matches import MatchSpec, bot_key, play_match
+from belot.tournament.matches import MatchSpec, play_match
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--matches", type=positive, default=5000)
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--bot", default="heuristic")
+    ap.add_argument("--bot", type=bot_name, default="heuristic")
     args = ap.parse_args()
-    try:
-        bot_key(args.bot)
-    except ValueError as e:
-        ap.error(str(e))
     counts: collections.Counter[tuple[int, int]] = collections.Counter()
     for i in range(args.matches):
         for a, b in play_match(MatchSpec((args.bot,) * 4, args.seed, i)).deal_points:

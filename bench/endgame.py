@@ -74,21 +74,24 @@ def positive(text: str) -> int:
     return n
 
 
+def bot_name(text: str) -> str:
+    """A registered bot's name (`belot.tournament.bot_key`), for argparse's ``type=``."""
+    try:
+        return bot_key(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("a")
-    ap.add_argument("b")
+    ap.add_argument("a", type=bot_name)
+    ap.add_argument("b", type=bot_name)
     ap.add_argument("--states", type=positive, default=100)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--low", type=int, default=100, help="a team has this many game points or more (default 100)")
     ap.add_argument("--target", type=positive, default=151)
     ap.add_argument("--jobs", type=positive, default=2)
     args = ap.parse_args()
-    for name in (args.a, args.b):
-        try:
-            bot_key(name)
-        except ValueError as e:
-            ap.error(str(e))
     if not 0 <= args.low < args.target:
         ap.error(f"--low must be from 0 to the target less 1 ({args.target - 1}), not {args.low}")
     states = [(i, s) for i in range(args.states) if (s := late_score(args.seed, i, args.low, args.target))]

@@ -27,7 +27,9 @@ import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
-from belot.tournament import TournamentSpec, bot_key
+from endgame import bot_name, positive
+
+from belot.tournament import TournamentSpec
 from belot.tournament.duplicate import PairOutcome, TournamentResult, half_spec
 from belot.tournament.matches import MatchOutcome, play_match
 
@@ -52,7 +54,7 @@ def play(args: argparse.Namespace) -> int:
     os.makedirs(out, exist_ok=True)
     todo = []
     for seed in args.seeds:
-        spec = TournamentSpec(bot_key(args.bot_a), bot_key(args.bot_b), deals=1, seed=seed, records=True)
+        spec = TournamentSpec(args.bot_a, args.bot_b, deals=1, seed=seed, records=True)
         for k in range(int(lo), int(hi)):
             for half in (0, 1):
                 if not os.path.exists(os.path.join(out, part_name(seed, k, half))):
@@ -97,7 +99,7 @@ def load(folders: list[Path], seed: int, k: int, half: int) -> MatchOutcome | No
 
 
 def merge(args: argparse.Namespace) -> int:
-    spec = TournamentSpec(bot_key(args.bot_a), bot_key(args.bot_b), deals=args.deals, seed=args.seed, records=True)
+    spec = TournamentSpec(args.bot_a, args.bot_b, deals=args.deals, seed=args.seed, records=True)
     result = TournamentResult(spec)
     done = 0
     while done < spec.deals:
@@ -124,39 +126,30 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("play", help="play pairs FROM..TO-1 of each seed, one file a match")
-    p.add_argument("bot_a")
-    p.add_argument("bot_b")
+    p.add_argument("bot_a", type=bot_name)
+    p.add_argument("bot_b", type=bot_name)
     p.add_argument("--seeds", type=int, nargs="+", required=True)
     p.add_argument("--pairs", required=True, metavar="FROM:TO")
-    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--jobs", type=positive, default=2)
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--seconds", type=float, default=0, help="stop after this long, keeping what finished")
     p.set_defaults(func=play)
     m = sub.add_parser("merge", help="the figures of one seed from the pairs kept in FOLDERS")
-    m.add_argument("bot_a")
-    m.add_argument("bot_b")
+    m.add_argument("bot_a", type=bot_name)
+    m.add_argument("bot_b", type=bot_name)
     m.add_argument("folders", type=Path, nargs="+")
     m.add_argument("--seed", type=int, required=True)
-    m.add_argument("--deals", type=int, default=1000)
+    m.add_argument("--deals", type=positive, default=1000)
     m.add_argument("--records", type=Path, help="write the records (match-KKKKK-H.json) here")
     m.set_defaults(func=merge)
     args = ap.parse_args()
-    for name in (args.bot_a, args.bot_b):
-        try:
-            bot_key(name)
-        except ValueError as e:
-            ap.error(str(e))
     if args.cmd == "play":
         lo, sep, hi = args.pairs.partition(":")
         if not (sep and lo.isdigit() and hi.isdigit() and int(lo) < int(hi)):
             ap.error(f"--pairs must be FROM:TO with FROM < TO, not {args.pairs!r}")
-        if args.jobs < 1:
-            ap.error(f"--jobs must be at least 1, not {args.jobs}")
         if args.out.exists() and not args.out.is_dir():
             ap.error(f"--out: {args.out} exists and is not a folder")
     else:
-        if args.deals < 1:
-            ap.error(f"--deals must be at least 1, not {args.deals}")
         for folder in args.folders:
             if not folder.is_dir():
                 ap.error(f"no such folder: {folder}")
