@@ -48,14 +48,21 @@ def play_one(args: tuple[TournamentSpec, int, int, str]) -> str:
     return path
 
 
+def pair_range(text: str) -> range:
+    """``FROM:TO`` (FROM < TO) as the range of pair indices, for argparse's ``type=``."""
+    lo, sep, hi = text.partition(":")
+    if not (sep and lo.isdigit() and hi.isdigit() and int(lo) < int(hi)):
+        raise argparse.ArgumentTypeError(f"must be FROM:TO with FROM < TO, not {text!r}")
+    return range(int(lo), int(hi))
+
+
 def play(args: argparse.Namespace) -> int:
-    lo, _, hi = args.pairs.partition(":")
     out = str(args.out)
     os.makedirs(out, exist_ok=True)
     todo = []
     for seed in args.seeds:
         spec = TournamentSpec(args.bot_a, args.bot_b, deals=1, seed=seed, records=True)
-        for k in range(int(lo), int(hi)):
+        for k in args.pairs:
             for half in (0, 1):
                 if not os.path.exists(os.path.join(out, part_name(seed, k, half))):
                     todo.append((spec, k, half, out))
@@ -129,7 +136,7 @@ def main() -> int:
     p.add_argument("bot_a", type=bot_name)
     p.add_argument("bot_b", type=bot_name)
     p.add_argument("--seeds", type=int, nargs="+", required=True)
-    p.add_argument("--pairs", required=True, metavar="FROM:TO")
+    p.add_argument("--pairs", type=pair_range, required=True, metavar="FROM:TO")
     p.add_argument("--jobs", type=positive, default=2)
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--seconds", type=float, default=0, help="stop after this long, keeping what finished")
@@ -144,9 +151,6 @@ def main() -> int:
     m.set_defaults(func=merge)
     args = ap.parse_args()
     if args.cmd == "play":
-        lo, sep, hi = args.pairs.partition(":")
-        if not (sep and lo.isdigit() and hi.isdigit() and int(lo) < int(hi)):
-            ap.error(f"--pairs must be FROM:TO with FROM < TO, not {args.pairs!r}")
         if args.out.exists() and not args.out.is_dir():
             ap.error(f"--out: {args.out} exists and is not a folder")
     else:
