@@ -142,8 +142,6 @@ class PimcBot:
         """
         k = self.knowledge(view)
         rules = k.rules
-        k.fit_budget = self.fit_budget
-        k.play_eps = self.play_eps
         contract = view.contract
         t = TABLES[contract]
         mult = t.multiplier
@@ -186,8 +184,12 @@ class PimcBot:
         return self._rescore(view, means, start), {c: v / worlds for c, v in raw.items()}
 
     def knowledge(self, view: SeatView) -> Knowledge:
-        """What the card play's worlds are drawn from (`sampling.Knowledge`); for bots that read more."""
-        return Knowledge.from_view(view)
+        """What the card play's worlds are drawn from (`sampling.Knowledge`, with this bot's budget of
+        rejected draws and its reading of the other team's play); for bots that read more."""
+        k = Knowledge.from_view(view)
+        k.fit_budget = self.fit_budget
+        k.play_eps = self.play_eps
+        return k
 
     def _scorer(self, view: SeatView, w: World, rules: Rules, past: list[int], valat_team: int | None,
                 remaining: int, belotes: list[int]) -> Callable[[int], float]:
