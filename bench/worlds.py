@@ -78,7 +78,7 @@ def main() -> None:
             continue
         row = rows[len(view.tricks)]
         k = bot.knowledge(view)
-        k.play_eps, k.fit_budget, k.call_budget = bot.play_eps, 0, 0
+        k.fit_budget, k.call_budget = 0, 0  # the pass rates: every world drawn from the hard facts alone
         for _ in range(args.draws):
             hands = list(sample(k, rng).hands)
             c, p, s = _calls_plausible(k, hands, rng), _plays_plausible(k, hands, rng), signals_plausible(k, hands, rng)
