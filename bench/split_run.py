@@ -6,18 +6,21 @@ matches of pairs FROM..TO-1 of one or more seeds on ``--jobs`` processes, in tha
 each finished match as a file (``S-KKKKK-H.pkl.gz``) the moment it ends, so a run stopped at any
 time (``--seconds``) keeps every match it finished; a match already kept in ``--out`` is not played
 again.  ``merge`` reads such folders, takes the seed's pairs in order from 0 until the deal pairs
-reach ``--deals`` (as `belot tournament` stops), and prints the tournament's figures, the same as
+reach ``--deals`` (as `belot tournament` stops), or exactly the pairs ``--pairs FROM:TO`` (to
+pair a run's later pairs with another run's records), and prints the tournament's figures, the same as
 ``belot tournament A B --deals N --seed S --json`` gives (the decision times excepted: they are
 those of the machines that played), and writes the records as ``--records`` does.  It stops with
 a message when a pair it needs is missing.
 
     python bench/split_run.py play expert pimc --seeds 1 2 --pairs 0:120 --jobs 16 --out parts --seconds 540
     python bench/split_run.py merge expert pimc --seed 1 --deals 1000 parts more-parts --records acc1
+    python bench/split_run.py merge expert pimc --seed 1 --pairs 27:54 parts --records later
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gzip
 import json
 import os
@@ -109,8 +112,10 @@ def merge(args: argparse.Namespace) -> int:
     spec = TournamentSpec(args.bot_a, args.bot_b, deals=args.deals, seed=args.seed, records=True)
     result = TournamentResult(spec)
     done = 0
-    while done < spec.deals:
-        k = len(result.pairs)
+    wanted = args.pairs or range(sys.maxsize)
+    for k in wanted:
+        if not args.pairs and done >= spec.deals:
+            break
         halves = (load(args.folders, spec.seed, k, 0), load(args.folders, spec.seed, k, 1))
         if halves[0] is None or halves[1] is None:
             print(f"split_run.py: pair {k} of seed {spec.seed} is missing (half "
@@ -119,6 +124,8 @@ def merge(args: argparse.Namespace) -> int:
         pair = PairOutcome(k, (halves[0], halves[1]))
         result.pairs.append(pair)
         done += pair.paired
+    if args.pairs:  # the figures' deals_requested: the deal pairs taken
+        result = TournamentResult(dataclasses.replace(spec, deals=done), result.pairs)
     if args.records:
         args.records.mkdir(parents=True, exist_ok=True)
         for pair in result.pairs:
@@ -146,7 +153,9 @@ def main() -> int:
     m.add_argument("bot_b", type=bot_name)
     m.add_argument("folders", type=Path, nargs="+")
     m.add_argument("--seed", type=int, required=True)
-    m.add_argument("--deals", type=positive, default=1000)
+    which = m.add_mutually_exclusive_group()
+    which.add_argument("--deals", type=positive, default=1000, help="pairs from 0 until this many deal pairs")
+    which.add_argument("--pairs", type=pair_range, metavar="FROM:TO", help="exactly pairs FROM..TO-1")
     m.add_argument("--records", type=Path, help="write the records (match-KKKKK-H.json) here")
     m.set_defaults(func=merge)
     args = ap.parse_args()
