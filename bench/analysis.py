@@ -19,6 +19,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from argtypes import count, positive
 from recordset import read, record_files
 
 from belot.analysis import CLASSES, Analyst, DealAnalysis, analyzable, analyze_deal
@@ -45,9 +46,9 @@ def _work(task: tuple[Path, int]) -> tuple[Path, DealAnalysis, float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("records", type=Path, nargs="+", help="folders of belot-record/1 files")
-    ap.add_argument("--files", type=int, default=0, help="read only the first N records of each folder (0: all)")
-    ap.add_argument("--deals", type=int, default=0, help="analyse only the first N deals of each record (0: all)")
-    ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    ap.add_argument("--files", type=count, default=0, help="read only the first N records of each folder (0: all)")
+    ap.add_argument("--deals", type=count, default=0, help="analyse only the first N deals of each record (0: all)")
+    ap.add_argument("--jobs", type=positive, default=1, help="worker processes (default 1)")
     ap.add_argument("--seed", type=int, default=0, help="seed of the sampled worlds (default 0)")
     args = ap.parse_args()
     tasks: list[tuple[Path, int]] = []

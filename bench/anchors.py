@@ -32,6 +32,8 @@ import sys
 import time
 from pathlib import Path
 
+from argtypes import positive
+
 HERE = Path(__file__).resolve().parent
 ANCHOR_PACKAGES = ("belote-cli==4.9.6", "colver==0.11.1")
 AIM_ENGINE = 20.0
@@ -174,9 +176,9 @@ def run_anchor(python: Path, which: str, n: int, seed: int) -> tuple[float, floa
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--anchors-venv", type=Path, default=Path("/tmp/anchors"))
-    ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--deals", type=int, default=4000, help="deals per engine round (belote-cli: a tenth)")
-    ap.add_argument("--steps", type=int, default=100_000, help="env steps per round, each side")
+    ap.add_argument("--rounds", type=positive, default=3)
+    ap.add_argument("--deals", type=positive, default=4000, help="deals per engine round (belote-cli: a tenth)")
+    ap.add_argument("--steps", type=positive, default=100_000, help="env steps per round, each side")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--run-anchor", choices=("belote", "colver"), help=argparse.SUPPRESS)
     ap.add_argument("--n", type=int, help=argparse.SUPPRESS)

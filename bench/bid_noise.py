@@ -22,6 +22,7 @@ import statistics
 import time
 from pathlib import Path
 
+from argtypes import positive
 from recordset import SEARCH_BOTS, record_files, stderr, steps
 
 from belot.bots import make_bot
@@ -43,15 +44,13 @@ def decisions(folder: Path, limit: int) -> list[SeatView]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("records", type=Path, help="a folder of belot-record/1 files")
-    ap.add_argument("--decisions", type=int, default=40, help="calls weighed by search (default 40)")
-    ap.add_argument("--reference", type=int, default=192, help="deals the reference samples a call")
-    ap.add_argument("--repeats", type=int, default=3, help="seeds each bot is asked with")
+    ap.add_argument("--decisions", type=positive, default=40, help="calls weighed by search (default 40)")
+    ap.add_argument("--reference", type=positive, default=192, help="deals the reference samples a call")
+    ap.add_argument("--repeats", type=positive, default=3, help="seeds each bot is asked with")
     # the search bots weigh the same calls as the reference (pimc's model): each call made has its value
     searchers = [b.removeprefix("bot:") for b in SEARCH_BOTS]
     ap.add_argument("--bots", nargs="+", default=searchers, choices=searchers)
     args = ap.parse_args()
-    if min(args.decisions, args.reference, args.repeats) < 1:
-        ap.error("--decisions, --reference and --repeats must be at least 1")
     ref = PimcBot(0, bid_worlds=args.reference, min_bid_worlds=args.reference, node_cap=1 << 62)
     regrets: dict[str, list[float]] = {b: [] for b in args.bots}
     agree: dict[str, int] = dict.fromkeys(args.bots, 0)

@@ -35,6 +35,7 @@ from pathlib import Path
 
 import httpx
 import websockets
+from argtypes import duration, seconds
 from server_load import start_server  # bench/server_load.py
 
 
@@ -107,12 +108,12 @@ def stop_ray() -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tables", default="4,8,12,16", help="comma-separated numbers of tables to try")
-    ap.add_argument("--seconds", type=float, default=60.0, help="measured seconds per number (default 60)")
-    ap.add_argument("--warmup", type=float, default=10.0, help="seconds played before measuring (default 10)")
-    ap.add_argument("--think", type=float, default=3.0, help="the person's mean seconds per action (default 3)")
+    ap.add_argument("--seconds", type=duration, default=60.0, help="measured seconds per number (default 60)")
+    ap.add_argument("--warmup", type=seconds, default=10.0, help="seconds played before measuring (default 10)")
+    ap.add_argument("--think", type=seconds, default=3.0, help="the person's mean seconds per action (default 3)")
     ap.add_argument("--bots", default="local", help="local (the server's pool) or ray (a local Ray cluster)")
-    ap.add_argument("--bot-delay", type=float, default=0.5, help="the server's --bot-delay (default 0.5)")
-    ap.add_argument("--bot-budget", type=float, default=2.5, help="the server's --bot-budget (default 2.5)")
+    ap.add_argument("--bot-delay", type=seconds, default=0.5, help="the server's --bot-delay (default 0.5)")
+    ap.add_argument("--bot-budget", type=duration, default=2.5, help="the server's --bot-budget (default 2.5)")
     ap.add_argument("--serve-args", default="", help="more `belot serve` flags, e.g. \"--bot-workers 2\"")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()

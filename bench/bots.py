@@ -15,6 +15,8 @@ import random
 import statistics
 import time
 
+from argtypes import positive
+
 from belot.bots import REGISTRY, make_bot
 from belot.game import Deal, SeatView, deal_hands
 
@@ -51,8 +53,8 @@ def summary(times: list[float]) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--positions", type=int, default=400)
-    ap.add_argument("--slow-positions", type=int, default=60)
+    ap.add_argument("--positions", type=positive, default=400)
+    ap.add_argument("--slow-positions", type=positive, default=60)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--bots", nargs="*", default=sorted(REGISTRY))
     args = ap.parse_args()

@@ -17,6 +17,7 @@ import argparse
 import collections
 from pathlib import Path
 
+from argtypes import count
 from recordset import kind, read_all, record_files
 
 from belot.cards import mask_of, parse_card
@@ -29,7 +30,7 @@ def main() -> None:
     ap.add_argument("records", type=Path, help="a folder of belot-record/1 files")
     ap.add_argument("--cuts", type=int, nargs="+", default=[-60, -30, 7, 64],
                     help="band edges, raw points of a 162-point deal (default: -60 -30 7 64)")
-    ap.add_argument("--files", type=int, default=0, help="read only the first N records (0: all)")
+    ap.add_argument("--files", type=count, default=0, help="read only the first N records (0: all)")
     args = ap.parse_args()
     cuts = sorted(args.cuts)
     solver = Solver()

@@ -17,6 +17,7 @@ import collections
 import statistics
 from pathlib import Path
 
+from argtypes import count
 from recordset import kind, record_files, steps
 
 from belot.bots.pimc import PimcBot
@@ -27,7 +28,7 @@ from belot.game import BELOTE_BASE, CALL_BASE, PLAY
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("records", type=Path, help="a folder of belot-record/1 files")
-    ap.add_argument("--files", type=int, default=0, help="read only the first N records (0: all)")
+    ap.add_argument("--files", type=count, default=0, help="read only the first N records (0: all)")
     args = ap.parse_args()
     files = record_files(args.records, args.files)
     judge = PimcBot(0, node_cap=1 << 62)  # exact scores of every card in the real world

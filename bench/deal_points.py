@@ -14,7 +14,7 @@ import argparse
 import collections
 import json
 
-from endgame import bot_name, positive
+from argtypes import bot_name, positive
 
 from belot.tournament.matches import MatchSpec, play_match
 

@@ -25,9 +25,11 @@ import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
 
+from argtypes import bot_name, count, positive
+
 from belot.bots import REGISTRY
 from belot.bots.expert import ExpertBot
-from belot.tournament.matches import MatchOutcome, MatchSpec, bot_key, derive_seed, play_match
+from belot.tournament.matches import MatchOutcome, MatchSpec, derive_seed, play_match
 
 
 class ExpertDealScore(ExpertBot):
@@ -67,28 +69,13 @@ def play_state(args: tuple[str, str, int, int, tuple[int, int], int]) -> tuple[M
             play_match(MatchSpec((b, a, b, a), seed, i, target=target, start=start)))
 
 
-def positive(text: str) -> int:
-    n = int(text)
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, not {n}")
-    return n
-
-
-def bot_name(text: str) -> str:
-    """A registered bot's name (`belot.tournament.bot_key`), for argparse's ``type=``."""
-    try:
-        return bot_key(text)
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("a", type=bot_name)
     ap.add_argument("b", type=bot_name)
     ap.add_argument("--states", type=positive, default=100)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--low", type=int, default=100, help="a team has this many game points or more (default 100)")
+    ap.add_argument("--low", type=count, default=100, help="a team has this many game points or more (default 100)")
     ap.add_argument("--target", type=positive, default=151)
     ap.add_argument("--jobs", type=positive, default=2)
     args = ap.parse_args()

@@ -12,6 +12,8 @@ import argparse
 import random
 import time
 
+from argtypes import positive
+
 from belot.game import Deal
 
 _cpu = 0.0
@@ -37,8 +39,8 @@ def run(n: int, seed: int) -> tuple[float, int, int]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--deals", type=int, default=20000, help="deals per round")
-    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--deals", type=positive, default=20000, help="deals per round")
+    ap.add_argument("--rounds", type=positive, default=5)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     run(500, args.seed)  # warm-up

@@ -17,6 +17,8 @@ import os
 import random
 import time
 
+from argtypes import positive
+
 from belot.env import belot_v0
 
 
@@ -43,7 +45,7 @@ def run(e: object, steps: int, seed: int) -> tuple[float, float, int, int]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--steps", type=int, default=100_000)
+    ap.add_argument("--steps", type=positive, default=100_000)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}  cpus: {os.cpu_count()}")

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
+from argtypes import count
 from recordset import kind, read_all, record_files, team_of, worth
 
 from belot.auction import BID_BASE, KONTRA
@@ -129,10 +130,8 @@ def main() -> None:
     ap.add_argument("--train", type=Path, required=True, help="records the model learns from")
     ap.add_argument("--test", type=Path, required=True, help="records it is measured on (another seed)")
     ap.add_argument("--bot", default="expert", help="the defending bot (default: expert)")
-    ap.add_argument("--files", type=int, default=0, help="read only the first N records of each (0: all)")
+    ap.add_argument("--files", type=count, default=0, help="read only the first N records of each (0: all)")
     args = ap.parse_args()
-    if args.files < 0:
-        ap.error("--files must be 0 (all) or more")
     train, test = contracts(args.train, args.bot, args.files), contracts(args.test, args.bot, args.files)
     for k in KINDS:
         a = [c for c in train if c.kind == k]

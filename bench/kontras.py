@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from argtypes import count
 from recordset import match_view, read_all, record_files, team_of, worth
 
 from belot.auction import KONTRA
@@ -58,8 +59,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("records", type=Path, help="a folder of belot-record/1 files")
     ap.add_argument("--bot", default="expert", help="the bot whose team is counted (default: expert)")
-    ap.add_argument("--files", type=int, default=0, help="read only the first N records (0: all)")
-    ap.add_argument("--late", type=int, default=100,
+    ap.add_argument("--files", type=count, default=0, help="read only the first N records (0: all)")
+    ap.add_argument("--late", type=count, default=100,
                     help="a contract team's score from which a deal counts as late (default: 100)")
     ap.add_argument("--replay", type=float, nargs="+", default=[], metavar="W",
                     help="ask expert with these lead weights at its last kontra of each doubled deal")

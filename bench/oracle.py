@@ -28,6 +28,8 @@ import random
 import sys
 from typing import Any
 
+from argtypes import positive
+
 import belot.bots.pimc as pimc
 from belot.bots import REGISTRY
 from belot.bots.expert import ExpertBot
@@ -167,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("variant", choices=sorted(VARIANTS))
     ap.add_argument("other", help="the bot it plays against (a `belot tournament` bot name)")
-    ap.add_argument("--deals", type=int, default=300, help="deal pairs (default 300)")
+    ap.add_argument("--deals", type=positive, default=300, help="deal pairs (default 300)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--records", help="folder for the match records (for bench/paired.py)")
     args = ap.parse_args(argv)

@@ -24,6 +24,7 @@ import argparse
 import random
 from pathlib import Path
 
+from argtypes import count, positive
 from recordset import SEARCH_BOTS, record_files, steps
 
 from belot.bots.pimc import _shared_solver
@@ -35,14 +36,12 @@ from belot.solver import DEAL_POINTS, Position
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("records", type=Path, help="a folder of belot-record/1 files")
-    ap.add_argument("--files", type=int, default=0, help="read only the first N records (0: all)")
+    ap.add_argument("--files", type=count, default=0, help="read only the first N records (0: all)")
     ap.add_argument("--from-trick", type=int, default=0, choices=range(8), metavar="T",
                     help="judge cards of trick T+1 on (0-7; early tricks cost whole-deal solves)")
-    ap.add_argument("--worlds", type=int, default=12, help="sampled worlds per card (default 12)")
-    ap.add_argument("--tol", type=int, default=0, help="raw points within which a card counts as best")
+    ap.add_argument("--worlds", type=positive, default=12, help="sampled worlds per card (default 12)")
+    ap.add_argument("--tol", type=count, default=0, help="raw points within which a card counts as best")
     args = ap.parse_args()
-    if args.worlds < 1 or args.tol < 0:
-        ap.error("--worlds must be at least 1 and --tol at least 0")
     solver = _shared_solver()
     rng = random.Random(1)
 

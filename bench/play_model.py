@@ -31,6 +31,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+from argtypes import positive
 from recordset import SEARCH_BOTS, record_files, steps
 
 from belot.bots.heuristic import choose_card
@@ -154,12 +155,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("train", type=Path, nargs="+", help="folders of belot-record/1 files to learn from")
     ap.add_argument("--test", type=Path, required=True, help="a folder of records to measure on")
-    ap.add_argument("--iters", type=int, default=300, help="optimiser steps (default 300)")
-    ap.add_argument("--cards", type=int, default=400, help="test cards whose evidence is measured (default 400)")
-    ap.add_argument("--worlds", type=int, default=16, help="worlds drawn per such card (default 16)")
+    ap.add_argument("--iters", type=positive, default=300, help="optimiser steps (default 300)")
+    ap.add_argument("--cards", type=positive, default=400, help="test cards whose evidence is measured (default 400)")
+    ap.add_argument("--worlds", type=positive, default=16, help="worlds drawn per such card (default 16)")
     args = ap.parse_args()
-    if args.iters < 1 or args.cards < 1 or args.worlds < 1:
-        ap.error("--iters, --cards and --worlds must be at least 1")
     train = [example(*p) for folder in args.train for p in plays(record_files(folder))]
     w = fit(train, args.iters)
     test = plays(record_files(args.test))

@@ -34,6 +34,7 @@ from pathlib import Path
 
 import httpx
 import websockets
+from argtypes import count, duration, positive, seconds
 
 
 def cpu_seconds(pid: int) -> float:
@@ -205,17 +206,17 @@ async def run(args: argparse.Namespace, url: str, pid: int) -> tuple[Stats, floa
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--tables", type=int, default=100, help="concurrent tables (4 websockets each; default 100)")
-    ap.add_argument("--seconds", type=float, default=20.0, help="measured duration (default 20)")
-    ap.add_argument("--warmup", type=float, default=2.0, help="seconds played before measuring (default 2)")
-    ap.add_argument("--think", type=float, default=0.0,
+    ap.add_argument("--tables", type=positive, default=100, help="concurrent tables (4 websockets each; default 100)")
+    ap.add_argument("--seconds", type=duration, default=20.0, help="measured duration (default 20)")
+    ap.add_argument("--warmup", type=seconds, default=2.0, help="seconds played before measuring (default 2)")
+    ap.add_argument("--think", type=seconds, default=0.0,
                     help="mean think time of a player before each action, seconds (default 0: as fast as possible)")
-    ap.add_argument("--target", type=int, default=10_000, help="match target (large: matches outlast the run)")
+    ap.add_argument("--target", type=positive, default=10_000, help="match target (large: matches outlast the run)")
     ap.add_argument("--no-deflate", action="store_true",
                     help="clients refuse permessage-deflate (browsers ask for it; it costs CPU on both sides)")
-    ap.add_argument("--bot-tables", type=int, default=0, help="tables of four bots run beside the measured ones")
+    ap.add_argument("--bot-tables", type=count, default=0, help="tables of four bots run beside the measured ones")
     ap.add_argument("--bot", default="pimc", help="the bot of the bot tables (default pimc)")
-    ap.add_argument("--bot-delay", type=float, default=0.5, help="the server's --bot-delay (default 0.5)")
+    ap.add_argument("--bot-delay", type=seconds, default=0.5, help="the server's --bot-delay (default 0.5)")
     ap.add_argument("--person-waits", action=argparse.BooleanOptionalAction, default=None,
                     help="measure a person's wait for three heuristic bots (default: with --bot-tables)")
     ap.add_argument("--serve-args", default="", help="more `belot serve` flags, e.g. \"--bot-workers 2\"")

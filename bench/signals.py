@@ -26,6 +26,7 @@ import argparse
 from collections import Counter
 from pathlib import Path
 
+from argtypes import count
 from recordset import record_files, steps
 
 from belot.bots.sampling import discard_signal_broken, is_discard, master_suits
@@ -38,10 +39,8 @@ ALL_CARDS = (1 << 32) - 1
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("records", type=Path, help="a folder of belot-record/1 files")
-    ap.add_argument("--files", type=int, default=0, help="read only the first N records (0: all)")
+    ap.add_argument("--files", type=count, default=0, help="read only the first N records (0: all)")
     args = ap.parse_args()
-    if args.files < 0:
-        ap.error("--files must be 0 (all) or more")
     n: Counter[tuple[str, str]] = Counter()
     for doc, d, action, actor in steps(record_files(args.records, args.files), played_only=True):
         if d.phase != PLAY or action >= CALL_BASE:

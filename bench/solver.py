@@ -18,6 +18,8 @@ import random
 import statistics
 import time
 
+from argtypes import positive
+
 from belot.auction import BID_BASE, PASS
 from belot.contracts import CONTRACT_NAMES
 from belot.game import CALL_BASE, Deal, deal_hands
@@ -40,7 +42,7 @@ def _pct(xs: list[float], q: float) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--deals", type=int, default=20, help="deals per contract kind (default 20)")
+    ap.add_argument("--deals", type=positive, default=20, help="deals per contract kind (default 20)")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     rng = random.Random(args.seed)

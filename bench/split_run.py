@@ -30,7 +30,7 @@ import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
-from endgame import bot_name, positive
+from argtypes import bot_name, positive, seconds
 
 from belot.tournament import TournamentSpec
 from belot.tournament.duplicate import PairOutcome, TournamentResult, half_spec
@@ -146,7 +146,7 @@ def main() -> int:
     p.add_argument("--pairs", type=pair_range, required=True, metavar="FROM:TO")
     p.add_argument("--jobs", type=positive, default=2)
     p.add_argument("--out", type=Path, required=True)
-    p.add_argument("--seconds", type=float, default=0, help="stop after this long, keeping what finished")
+    p.add_argument("--seconds", type=seconds, default=0, help="stop after this long, keeping what finished")
     p.set_defaults(func=play)
     m = sub.add_parser("merge", help="the figures of one seed from the pairs kept in FOLDERS")
     m.add_argument("bot_a", type=bot_name)

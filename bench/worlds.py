@@ -24,6 +24,7 @@ import random
 from collections import defaultdict
 from pathlib import Path
 
+from argtypes import count, positive
 from recordset import record_files, steps
 
 from belot.bots import expert, make_bot, pimc
@@ -45,13 +46,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("records", type=Path, help="a folder of belot-record/1 files")
     ap.add_argument("--bot", default="expert", choices=("expert", "pimc"), help="whose decisions (default: expert)")
-    ap.add_argument("--files", type=int, default=4, help="read only the first N records (0: all; default 4)")
-    ap.add_argument("--every", type=int, default=3, help="one play decision in K (default 3)")
-    ap.add_argument("--draws", type=int, default=50, help="hard-fact worlds per decision (default 50)")
-    ap.add_argument("--call-budget", type=int, help="expert's CALL_BUDGET (default: its own)")
+    ap.add_argument("--files", type=count, default=4, help="read only the first N records (0: all; default 4)")
+    ap.add_argument("--every", type=positive, default=3, help="one play decision in K (default 3)")
+    ap.add_argument("--draws", type=positive, default=50, help="hard-fact worlds per decision (default 50)")
+    ap.add_argument("--call-budget", type=count, help="expert's CALL_BUDGET (default: its own)")
     args = ap.parse_args()
-    if args.files < 0 or args.every < 1 or args.draws < 1 or (args.call_budget or 0) < 0:
-        ap.error("--files and --call-budget must be 0 or more, --every and --draws 1 or more")
     if args.call_budget is not None:
         expert.CALL_BUDGET = args.call_budget
     bot = make_bot(args.bot, 5)
