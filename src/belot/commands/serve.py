@@ -6,36 +6,11 @@ import argparse
 import sys
 
 from ..server.limits import Limits
+from ._argtypes import seconds, whole
 
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 <= value <= 86400:
-        raise argparse.ArgumentTypeError(f"{text} is not between 0 and 86400 seconds")
-    return value
-
-
-def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"{value} is not a port number 0-65535")
-    return value
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 1 <= value <= 10**9:
-        raise argparse.ArgumentTypeError(f"{value} is not between 1 and 10^9")
-    return value
+_seconds = seconds(86400)
+_port = whole(0, 65535, "a port number")
+_count = whole(1, 10**9)
 
 
 def _bots(text: str) -> str:

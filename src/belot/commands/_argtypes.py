@@ -1,0 +1,37 @@
+"""argparse ``type=`` functions for numbers with a range: a value outside it is an argparse error
+naming the argument and the range (exit 2), shared by the commands and the bench scripts."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Callable
+
+
+def whole(lo: int, hi: int | None = None, what: str = "a whole number") -> Callable[[str], int]:
+    """A whole number from ``lo`` to ``hi`` (no upper bound when None)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+        if value < lo or (hi is not None and value > hi):
+            span = f"{lo} or more" if hi is None else f"from {lo} to {hi}"
+            raise argparse.ArgumentTypeError(f"{value} is not {what} {span}")
+        return value
+    return parse
+
+
+def seconds(hi: float = math.inf, positive: bool = False) -> Callable[[str], float]:
+    """A finite number of seconds from 0 (above 0 when ``positive``) to ``hi``."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+        if not (math.isfinite(value) and 0 <= value <= hi) or (positive and value == 0):
+            low = "above 0" if positive else "from 0"
+            span = f"{low} to {hi:g}" if math.isfinite(hi) else ("above 0" if positive else "0 or more")
+            raise argparse.ArgumentTypeError(f"{text} is not a finite number of seconds {span}")
+        return value
+    return parse
