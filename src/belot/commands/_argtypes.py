@@ -30,8 +30,8 @@ def seconds(hi: float = math.inf, positive: bool = False) -> Callable[[str], flo
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
         if not (math.isfinite(value) and 0 <= value <= hi) or (positive and value == 0):
-            low = "above 0" if positive else "from 0"
-            span = f"{low} to {hi:g}" if math.isfinite(hi) else ("above 0" if positive else "0 or more")
+            top = f" and at most {hi:g}" if math.isfinite(hi) else ""
+            span = "above 0" + top if positive else f"from 0 to {hi:g}" if top else "0 or more"
             raise argparse.ArgumentTypeError(f"{text} is not a finite number of seconds {span}")
         return value
     return parse
