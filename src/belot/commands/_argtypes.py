@@ -8,16 +8,22 @@ import math
 from collections.abc import Callable
 
 
+def _shown(text: str, quote: bool = True) -> str:
+    """``text`` as a message shows it: its first 40 characters (a pasted megabyte stays one line)."""
+    short = text if len(text) <= 40 else text[:40] + "..."
+    return repr(short) if quote else short
+
+
 def whole(lo: int, hi: int | None = None, what: str = "a whole number") -> Callable[[str], int]:
     """A whole number from ``lo`` to ``hi`` (no upper bound when None)."""
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+            raise argparse.ArgumentTypeError(f"{_shown(text)} is not {what}") from None
         if value < lo or (hi is not None and value > hi):
             span = f"{lo} or more" if hi is None else f"from {lo} to {hi}"
-            raise argparse.ArgumentTypeError(f"{value} is not {what} {span}")
+            raise argparse.ArgumentTypeError(f"{_shown(text, quote=False)} is not {what} {span}")
         return value
     return parse
 
@@ -28,10 +34,10 @@ def seconds(hi: float = math.inf, positive: bool = False) -> Callable[[str], flo
         try:
             value = float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+            raise argparse.ArgumentTypeError(f"{_shown(text)} is not a number of seconds") from None
         if not (math.isfinite(value) and 0 <= value <= hi) or (positive and value == 0):
             top = f" and at most {hi:g}" if math.isfinite(hi) else ""
             span = "above 0" + top if positive else f"from 0 to {hi:g}" if top else "0 or more"
-            raise argparse.ArgumentTypeError(f"{text} is not a finite number of seconds {span}")
+            raise argparse.ArgumentTypeError(f"{_shown(text, quote=False)} is not a finite number of seconds {span}")
         return value
     return parse
