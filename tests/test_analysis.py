@@ -216,7 +216,6 @@ def test_same_seed_same_figures_and_jobs(tmp_path: Path, capsys: pytest.CaptureF
 
 @pytest.mark.parametrize("argv, message", [
     (["--deal", "7"], "out of range"),
-    (["--jobs", "0"], "--jobs"),
 ])
 def test_bad_input_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
     d = Deal(0, HANDS)

@@ -4,6 +4,7 @@ argparse error naming the argument and the range, exit 2 (house rule: bad input 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 import pytest
 
@@ -28,6 +29,38 @@ def test_seconds_are_finite_and_in_range() -> None:
                        (seconds(positive=True), "0"), (seconds(), "soon")):
         with pytest.raises(argparse.ArgumentTypeError, match="seconds"):
             parse(bad)
+
+
+# every number a command takes, out of range or not a number at all (a pasted 5,000-digit value
+# included: its message quotes 40 characters of it, and ``int()`` alone would refuse it with its own)
+@pytest.mark.parametrize("argv, says", [
+    (["tournament", "random", "random", "--deals", "0"], "argument --deals: 0 is not a whole number from 1 to"),
+    (["tournament", "random", "random", "--jobs", "0"], "argument --jobs: 0 is not a number of worker processes from 1 to 1024"),
+    (["tournament", "random", "random", "--target", "0"], "argument --target: 0 is not a match target from 1 to 10000"),
+    (["tournament", "random", "random", "--seed", "9" * 5000], "argument --seed: '" + "9" * 40 + "...' is not a whole-number seed"),
+    (["selfplay", "--out", "o", "--games", "0"], "argument --games: 0 is not a whole number from 1 to"),
+    (["selfplay", "--out", "o", "--games", "1", "--jobs", "2000"], "argument --jobs: 2000 is not a number of worker"),
+    (["selfplay", "--out", "o", "--games", "1", "--target", "10001"], "argument --target: 10001 is not a match target"),
+    (["analyze", "r.json", "--jobs", "0"], "argument --jobs: 0 is not a number of worker processes"),
+    (["analyze", "r.json", "--deal", "-1"], "argument --deal: -1 is not an index 0 or more"),
+    (["solve", "r.json", "--at", "-1"], "argument --at: -1 is not an index 0 or more"),
+    (["solve", "r.json", "--deal", "x"], "argument --deal: 'x' is not an index"),
+    (["random-match", "--seed", "1e3"], "argument --seed: '1e3' is not a whole-number seed"),
+    (["play", "--pause", "nan"], "argument --pause: nan is not a finite number of seconds from 0 to 60"),
+    (["play", "--pause", "-1"], "argument --pause: -1 is not a finite number of seconds"),
+    (["play", "--target", "0"], "argument --target: 0 is not a match target from 1 to 10000"),
+    (["serve", "--bot-workers", "0"], "argument --bot-workers: 0 is not a number of worker processes"),
+])
+def test_commands_refuse_numbers_out_of_range(argv: list[str], says: str, tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert says in err and len(err) < 2000
+    assert list(tmp_path.iterdir()) == []  # nothing written
 
 
 @pytest.mark.parametrize("args, says", [

@@ -90,7 +90,6 @@ def test_record_stopping_at_the_position_is_the_default(record, tmp_path, capsys
         (["--deal", "99"], "--deal 99 is out of range"),
         (["--deal", "N", "--at", "33"], "--at 33 is out of range"),
         (["--deal", "N", "--at", "32"], "not in the play phase"),
-        (["--deal", "N", "--at", "-1"], "--at -1 is out of range"),
     ],
 )
 def test_bad_positions_exit_2_with_one_line(record, capsys, args, words) -> None:  # type: ignore[no-untyped-def]

@@ -547,6 +547,9 @@ class Deal:
         )
 
 
+MAX_TARGET = 10_000  # the largest match target a new game takes (the commands and the server)
+
+
 class Match:
     """A match to the target (R12): deals in turn, the score, the pot and the winner.
 

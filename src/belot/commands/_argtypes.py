@@ -7,6 +7,8 @@ import argparse
 import math
 from collections.abc import Callable
 
+from ..game import MAX_TARGET
+
 
 def _shown(text: str, quote: bool = True) -> str:
     """``text`` as a message shows it: its first 40 characters (a pasted megabyte stays one line)."""
@@ -14,15 +16,16 @@ def _shown(text: str, quote: bool = True) -> str:
     return repr(short) if quote else short
 
 
-def whole(lo: int, hi: int | None = None, what: str = "a whole number") -> Callable[[str], int]:
-    """A whole number from ``lo`` to ``hi`` (no upper bound when None)."""
+def whole(lo: int | None = None, hi: int | None = None, what: str = "a whole number") -> Callable[[str], int]:
+    """A whole number from ``lo`` to ``hi`` (no bound where None).  ``int()`` itself refuses more than
+    4,300 digits, so an unbounded one stays a number Python can print."""
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{_shown(text)} is not {what}") from None
-        if value < lo or (hi is not None and value > hi):
-            span = f"{lo} or more" if hi is None else f"from {lo} to {hi}"
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            span = f"at most {hi}" if lo is None else f"{lo} or more" if hi is None else f"from {lo} to {hi}"
             raise argparse.ArgumentTypeError(f"{_shown(text, quote=False)} is not {what} {span}")
         return value
     return parse
@@ -41,3 +44,11 @@ def seconds(hi: float = math.inf, positive: bool = False) -> Callable[[str], flo
             raise argparse.ArgumentTypeError(f"{_shown(text, quote=False)} is not a finite number of seconds {span}")
         return value
     return parse
+
+
+# the commands' shared kinds of number
+seed = whole(what="a whole-number seed")  # any size: the same seed, the same cards
+count = whole(1, 10**9)  # deals, games, a body's bytes
+jobs = whole(1, 1024, "a number of worker processes")
+target = whole(1, MAX_TARGET, "a match target")  # game points to win a match
+index = whole(0, what="an index")  # 0-based; the command checks it against its record

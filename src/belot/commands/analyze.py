@@ -15,6 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from . import _argtypes as argtypes
+
 PROG = "belot analyze"
 
 
@@ -22,10 +24,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("analyze", help="the expected and open-card loss of every decision of a recorded game",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("file", help="the record (belot-record/1 JSON); - reads standard input")
-    p.add_argument("--deal", type=int, default=None, help="analyse deal N only (0-based; default: every deal)")
+    p.add_argument("--deal", type=argtypes.index, default=None, help="analyse deal N only (0-based; default: every deal)")
     p.add_argument("--json", action="store_true", help="print the analysis as JSON (docs/analysis.md)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1); figures do not depend on it")
-    p.add_argument("--seed", type=int, default=0, help="seed of the sampled worlds (default 0)")
+    p.add_argument("--jobs", type=argtypes.jobs, default=1, help="worker processes (default 1); figures do not depend on it")
+    p.add_argument("--seed", type=argtypes.seed, default=0, help="seed of the sampled worlds (default 0)")
     p.set_defaults(func=run)
 
 
@@ -78,8 +80,6 @@ def run(args: argparse.Namespace) -> int:
     from ..record import replay
 
     try:
-        if args.jobs < 1:
-            raise _Fail(f"--jobs must be at least 1, not {args.jobs}")
         doc = _read(args.file)
         try:
             match = replay(doc)

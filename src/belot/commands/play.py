@@ -7,7 +7,10 @@ import getpass
 import random
 import sys
 
+from . import _argtypes as argtypes
 from ._options import add_option_argument, rules_from
+
+_pause = argtypes.seconds(60)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -15,11 +18,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--lang", choices=("tr", "bg", "en"), help="language (default: from the locale, else English)")
     p.add_argument("--partner", metavar="BOT", help="your partner's bot (default: the strongest fast bot)")
     p.add_argument("--opponents", metavar="BOT", help="the opponents' bot (default: the strongest fast bot)")
-    p.add_argument("--seed", type=int, help="shuffle seed: the same seed deals the same cards")
+    p.add_argument("--seed", type=argtypes.seed, help="shuffle seed: the same seed deals the same cards")
     p.add_argument("--resume", metavar="FILE", help="continue the unfinished game saved in FILE")
-    p.add_argument("--pause", type=float, default=0.8, metavar="SECONDS",
+    p.add_argument("--pause", type=_pause, default=0.8, metavar="SECONDS",
                    help="pause before each bot action (default 0.8)")
-    p.add_argument("--target", type=int, metavar="N", help="points to win the match (default 151)")
+    p.add_argument("--target", type=argtypes.target, metavar="N", help="points to win the match (default 151)")
     p.add_argument("--coach", action="store_true",
                    help="after each deal, show your costliest decision and the better choice (docs/analysis.md)")
     add_option_argument(p)
@@ -48,10 +51,6 @@ def run(args: argparse.Namespace) -> int:
     from ..tui.session import data_dir
     from ..tui.text import Words
 
-    if args.pause < 0:
-        return _fail(f"--pause must be 0 or more seconds, not {args.pause}")
-    if args.target is not None and args.target <= 0:
-        return _fail(f"--target must be a positive number of points, not {args.target}")
     bots = {}
     for option in ("partner", "opponents"):
         name = getattr(args, option) or default_bot()

@@ -7,12 +7,13 @@ import random
 import sys
 
 from ..contracts import Rules
+from . import _argtypes as argtypes
 from ._options import add_option_argument, rules_from
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("random-match", help="write the record of a match of random legal play")
-    p.add_argument("--seed", type=int, required=True, help="the seed: same seed, same record")
+    p.add_argument("--seed", type=argtypes.seed, required=True, help="the seed: same seed, same record")
     p.add_argument("--out", help="write the record here (default: standard output)")
     add_option_argument(p)
     p.set_defaults(func=run, parser=p)

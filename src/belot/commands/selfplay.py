@@ -15,6 +15,7 @@ import argparse
 import os
 import sys
 
+from . import _argtypes as argtypes
 from ._options import add_option_argument, rules_from
 
 PROG = "belot selfplay"
@@ -29,12 +30,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
             "2k+1 play the same deals with the teams swapped, as in a tournament) or four (by seat)."
         ),
     )
-    p.add_argument("--games", type=int, required=True, help="number of matches to play")
+    p.add_argument("--games", type=argtypes.count, required=True, help="number of matches to play")
     p.add_argument("--out", required=True, metavar="DIR", help="directory for the files (created if needed)")
     p.add_argument("--bots", nargs="+", default=["heuristic"], metavar="BOT", help="bot names (default heuristic)")
-    p.add_argument("--seed", type=int, default=1, help="seed: same seed, same files (default 1)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
-    p.add_argument("--target", type=int, default=151, help="match target (default 151)")
+    p.add_argument("--seed", type=argtypes.seed, default=1, help="seed: same seed, same files (default 1)")
+    p.add_argument("--jobs", type=argtypes.jobs, default=1, help="worker processes (default 1)")
+    p.add_argument("--target", type=argtypes.target, default=151, help="match target (default 151)")
     p.add_argument("--observations", action="store_true", help="also write the encoded observations (.npz)")
     p.add_argument(
         "--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
@@ -70,12 +71,6 @@ def run(args: argparse.Namespace) -> int:
     from ..tournament import BotFailure, RayUnavailable, bot_key, make_runner, play_match
     from .tournament import prepare_dir, write_whole
 
-    if args.games < 1:
-        return fail(f"--games must be at least 1, not {args.games}")
-    if args.jobs < 1:
-        return fail(f"--jobs must be at least 1, not {args.jobs}")
-    if args.target < 1:
-        return fail(f"--target must be at least 1, not {args.target}")
     if len(args.bots) not in (1, 2, 4):
         return fail(f"--bots takes 1, 2 or 4 names, not {len(args.bots)}")
     try:

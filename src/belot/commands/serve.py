@@ -6,11 +6,10 @@ import argparse
 import sys
 
 from ..server.limits import Limits
-from ._argtypes import seconds, whole
+from ._argtypes import count, jobs, seconds, whole
 
 _seconds = seconds(86400)
 _port = whole(0, 65535, "a port number")
-_count = whole(1, 10**9)
 
 
 def _bots(text: str) -> str:
@@ -42,24 +41,24 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--bots", type=_bots, default="local", metavar="local|ray[=ADDRESS]",
                    help="where bots decide: processes of this server (local, the default), or tasks on a Ray "
                         "cluster (ray: this machine's; ray=HOST:PORT: its head); with no cluster, local")
-    p.add_argument("--bot-workers", type=_count, default=None, metavar="N",
+    p.add_argument("--bot-workers", type=jobs, default=None, metavar="N",
                    help="processes that decide the bots' actions (default: one per core but one)")
     p.add_argument("--bot-budget", type=_seconds, default=2.5, metavar="SECONDS",
                    help="longest a bot may take, its wait for a bot process included; then a quick bot decides instead (default 2.5)")
     limits = p.add_argument_group("limits", "what one client may ask; over a limit: HTTP 413/429 or a "
                                   "websocket close with the reason (docs/protocol.md)")
-    limits.add_argument("--max-body", type=_count, default=Limits.max_body, metavar="BYTES",
+    limits.add_argument("--max-body", type=count, default=Limits.max_body, metavar="BYTES",
                         help=f"largest HTTP request body (default {Limits.max_body})")
-    limits.add_argument("--ws-per-address", type=_count, default=Limits.ws_per_address, metavar="N",
+    limits.add_argument("--ws-per-address", type=count, default=Limits.ws_per_address, metavar="N",
                         help=f"open websockets of one client address (default {Limits.ws_per_address})")
-    limits.add_argument("--ws-total", type=_count, default=Limits.ws_total, metavar="N",
+    limits.add_argument("--ws-total", type=count, default=Limits.ws_total, metavar="N",
                         help=f"open websockets of the whole server (default {Limits.ws_total})")
-    limits.add_argument("--tables-per-minute", type=_count, default=Limits.tables_per_minute, metavar="N",
+    limits.add_argument("--tables-per-minute", type=count, default=Limits.tables_per_minute, metavar="N",
                         help=f"tables one address may create in a minute (default {Limits.tables_per_minute})")
-    limits.add_argument("--waiting-per-address", type=_count, default=Limits.waiting_per_address, metavar="N",
+    limits.add_argument("--waiting-per-address", type=count, default=Limits.waiting_per_address, metavar="N",
                         help="tables of one address waiting for players at once "
                              f"(default {Limits.waiting_per_address})")
-    limits.add_argument("--max-bot-tables", type=_count, default=Limits.bot_tables, metavar="N",
+    limits.add_argument("--max-bot-tables", type=count, default=Limits.bot_tables, metavar="N",
                         help=f"tables of bots only playing at once, server-wide (default {Limits.bot_tables})")
     p.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"])
     p.set_defaults(func=run)

@@ -17,12 +17,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from . import _argtypes as argtypes
+
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("solve", help="open-card (double dummy) value of each legal card of a record position")
     p.add_argument("file", help="the record (belot-record/1 JSON); - reads standard input")
-    p.add_argument("--deal", type=int, default=None, help="deal index, 0-based (default: the last deal)")
-    p.add_argument("--at", type=int, default=None,
+    p.add_argument("--deal", type=argtypes.index, default=None, help="deal index, 0-based (default: the last deal)")
+    p.add_argument("--at", type=argtypes.index, default=None,
                    help="play index K, 0-based: the position before play[K] (default: the current position)")
     p.add_argument("--json", action="store_true", help='print {"to_play", "objective", "values"} as JSON')
     p.set_defaults(func=run)

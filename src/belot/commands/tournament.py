@@ -13,6 +13,7 @@ import json
 import os
 import sys
 
+from . import _argtypes as argtypes
 from ._options import add_option_argument, rules_from
 
 PROG = "belot tournament"
@@ -30,10 +31,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     p.add_argument("bot_a", metavar="BOT_A", help="first bot: random, heuristic, pimc, expert or bot:NAME")
     p.add_argument("bot_b", metavar="BOT_B", help="second bot")
-    p.add_argument("--deals", type=int, default=1000, help="deal pairs to play at least (default 1000)")
-    p.add_argument("--seed", type=int, default=1, help="tournament seed: same seed, same figures (default 1)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1); figures do not depend on it")
-    p.add_argument("--target", type=int, default=151, help="match target in game points (default 151)")
+    p.add_argument("--deals", type=argtypes.count, default=1000, help="deal pairs to play at least (default 1000)")
+    p.add_argument("--seed", type=argtypes.seed, default=1, help="tournament seed: same seed, same figures (default 1)")
+    p.add_argument("--jobs", type=argtypes.jobs, default=1, help="worker processes (default 1); figures do not depend on it")
+    p.add_argument("--target", type=argtypes.target, default=151, help="match target in game points (default 151)")
     p.add_argument("--records", metavar="DIR", help="write every match as a belot-record/1 file in DIR")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.add_argument(
@@ -74,12 +75,6 @@ def run(args: argparse.Namespace) -> int:
             bot_key(name)
         except ValueError as e:
             return fail(str(e))
-    if args.deals < 1:
-        return fail(f"--deals must be at least 1, not {args.deals}")
-    if args.target < 1:
-        return fail(f"--target must be at least 1, not {args.target}")
-    if args.jobs < 1:
-        return fail(f"--jobs must be at least 1, not {args.jobs}")
     options = rules_from(args.parser, args).options
     if args.records:
         problem = prepare_dir(args.records, "match-")

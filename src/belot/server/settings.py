@@ -9,11 +9,11 @@ from typing import Any
 
 from ..bots import bot_names
 from ..contracts import Rules
+from ..game import MAX_TARGET
 from .names import clean_stored_name
 
 HUMAN = "human"
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"  # a table's status
-MAX_TARGET = 10_000
 
 
 def default_bot() -> str:
