@@ -31,7 +31,7 @@ from pathlib import Path
 
 import httpx
 import websockets
-from argtypes import positive
+from argtypes import positive, whole
 
 SERVER = Path(__file__).resolve().parent.parent
 
@@ -326,7 +326,8 @@ def attack_7_second_server(s: Server, tmp: Path) -> Server:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--only", type=int, nargs="*", default=[1, 2, 3, 4, 5, 6, 7])
+    ap.add_argument("--only", type=whole(1, 7, "an attack number"), nargs="*", default=[1, 2, 3, 4, 5, 6, 7],
+                    metavar="N", help="the attacks to run, 1 to 7 (default all)")
     ap.add_argument("--flood", type=positive, default=20_000, help="tables stored for attack 4's figures (default 20000)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="belot-abuse-") as tmp_name:
