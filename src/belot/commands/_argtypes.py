@@ -51,4 +51,4 @@ seed = whole(what="a whole-number seed")  # any size: the same seed, the same ca
 count = whole(1, 10**9)  # deals, games, a body's bytes
 jobs = whole(1, 1024, "a number of worker processes")
 target = whole(1, MAX_TARGET, "a match target")  # game points to win a match
-index = whole(0, what="an index")  # 0-based; the command checks it against its record
+index = whole(0, 10**6, "an index")  # 0-based; the command checks it against its record
