@@ -11,7 +11,7 @@ from belot.auction import BID_BASE, KONTRA, PASS, REKONTRA
 from belot.bots import make_bot
 from belot.bots.heuristic import HeuristicBot, Knowledge, contract_margins
 from belot.cards import SUIT_MASKS, mask_of
-from belot.contracts import AT, NT, C, H, S
+from belot.contracts import AT, NT, C, H, Rules, S
 from belot.declarations import best_declarations
 from belot.game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, Deal, deal_hands
 
@@ -250,3 +250,13 @@ def test_knowledge_inferences_are_sound_on_real_deals():
                 checked += 1
             d.apply(bots[(seat + k) & 3].act(view))
     assert checked > 2000
+
+
+def test_contract_margins_are_cached_and_cannot_be_changed():
+    # The samplers ask for the same five cards again and again; the cached margins must be the
+    # uncached ones, per rule set, and a tuple, so no caller can alter what the next one reads.
+    hand = mask_of(cards("JC 9C AC KD QD"))
+    fresh = contract_margins.__wrapped__(hand)
+    assert contract_margins(hand) == fresh and isinstance(contract_margins(hand), tuple)
+    assert contract_margins(hand, Rules.from_options(["OPT-CARRE-FIRST"])) == fresh
+    assert contract_margins(hand) is contract_margins(hand)

@@ -362,7 +362,7 @@ def _calls_fit(hand5: int, calls: list[tuple[int, bool, int]], slack: float,
     threshold of its contract, a pass over an opposing (or no) contract a hand that clears no higher
     contract by much, a kontra some defence against the contract.
     """
-    margins: list[float] | None = None  # computed once per hand, only when a call needs them
+    margins: tuple[float, ...] | None = None  # computed once per hand, only when a call needs them
     for before, ours, call in calls:
         if (call == PASS and not ours) or 1 <= call <= 6:
             if margins is None:
