@@ -253,10 +253,13 @@ def test_knowledge_inferences_are_sound_on_real_deals():
 
 
 def test_contract_margins_are_cached_and_cannot_be_changed():
-    # The samplers ask for the same five cards again and again; the cached margins must be the
-    # uncached ones, per rule set, and a tuple, so no caller can alter what the next one reads.
-    hand = mask_of(cards("JC 9C AC KD QD"))
-    fresh = contract_margins.__wrapped__(hand)
-    assert contract_margins(hand) == fresh and isinstance(contract_margins(hand), tuple)
-    assert contract_margins(hand, Rules.from_options(["OPT-CARRE-FIRST"])) == fresh
-    assert contract_margins(hand) is contract_margins(hand)
+    # The samplers ask for the same cards again and again; the cached margins must be the uncached
+    # ones for each rule set (R7.2's eight-card split changes this hand's declarations), and a
+    # tuple, so no caller can alter what the next one reads.
+    hand = mask_of(cards("7C 8C 9C TC JC QC KC AC"))
+    split = Rules.from_options(["OPT-EIGHT-SPLIT"])
+    fresh, fresh_split = contract_margins.__wrapped__(hand), contract_margins.__wrapped__(hand, split)
+    assert fresh != fresh_split
+    assert contract_margins(hand) == fresh and contract_margins(hand, split) == fresh_split
+    assert contract_margins(hand, Rules.from_options(["OPT-EIGHT-SPLIT"])) is contract_margins(hand, split)
+    assert isinstance(contract_margins(hand), tuple) and contract_margins(hand) is contract_margins(hand)
