@@ -6,6 +6,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from belot.cli import main
 from belot.errors import RecordError
@@ -204,3 +206,52 @@ def test_random_match_cli_is_reproducible_and_replays(tmp_path, capsys):
     assert doc["winner"] in (0, 1)
     m = replay(json.loads(a.read_text(encoding="utf-8")))
     assert isinstance(m, Match) and m.is_over
+
+
+# -- bad records from the whole input space ------------------------------------------------------
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=3000),
+    lambda inner: st.lists(inner, max_size=40) | st.dictionaries(st.text(max_size=3000), inner, max_size=5),
+    max_leaves=60,
+)
+
+
+def _nodes(node, path=()):
+    yield path
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for k, v in items:
+        yield from _nodes(v, (*path, k))
+
+
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(n=st.sampled_from([1, 2, 3]), data=st.data())
+def test_any_node_of_a_record_replaced_is_replayed_or_named(examples_dir, n, data):
+    """Any node of a valid record (a field, a hand, one card, one call) replaced by any JSON value, or
+    deleted: replay gives a match or a RecordError, one line that quotes at most a short piece of the
+    bad value (a 3,000-character name or a 40-element list must not come back whole)."""
+    doc = load_example(examples_dir, n)
+    for _ in range(data.draw(st.integers(1, 3), label="changes")):
+        path = data.draw(st.sampled_from([p for p in _nodes(doc) if p]), label="path")
+        parent = doc
+        for k in path[:-1]:
+            parent = parent[k]
+        if data.draw(st.booleans(), label="delete"):
+            del parent[path[-1]]
+        else:
+            parent[path[-1]] = data.draw(_JSON, label="value")
+    try:
+        results(replay(doc))
+    except RecordError as e:
+        assert "\n" not in str(e) and len(str(e)) < 400, str(e)[:500]
+
+
+@pytest.mark.parametrize("command", ["replay", "analyze", "solve"])
+def test_a_record_nested_too_deep_exits_2(tmp_path, capsys, command):
+    """JSON nested past Python's recursion limit is a record error, not a traceback."""
+    p = tmp_path / "deep.json"
+    p.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    assert main([command, str(p)]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"belot {command}: the record nests its lists and objects too deep to be read as JSON")

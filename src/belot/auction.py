@@ -10,7 +10,7 @@ under every option.  The auction's own list of calls keeps ``SURKONTRA`` apart f
 from __future__ import annotations
 
 from .contracts import AT, CONTRACT_NAMES, NO_CONTRACT
-from .errors import RuleError
+from .errors import RuleError, shown
 
 PASS = 0
 BID_BASE = 1  # calls 1..6 bid contracts C..AT
@@ -34,7 +34,7 @@ def parse_call(text: str) -> int:
         return _BY_NAME[text]
     except (KeyError, TypeError):
         raise ValueError(
-            f"{text!r} is not a call (pass, C, D, H, S, NT, AT, kontra, rekontra)"
+            f"{shown(text)} is not a call (pass, C, D, H, S, NT, AT, kontra, rekontra)"
         ) from None
 
 

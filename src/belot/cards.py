@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from .errors import shown
+
 SUITS = "CDHS"
 RANKS = "789TJQKA"
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
@@ -84,7 +86,7 @@ def parse_card(text: str, *, lenient: bool = False) -> int:
     try:
         return _BY_NAME[key]
     except KeyError:
-        raise ValueError(f"{text!r} is not a card (rank 7 8 9 T J Q K A, then suit C D H S)") from None
+        raise ValueError(f"{shown(text)} is not a card (rank 7 8 9 T J Q K A, then suit C D H S)") from None
 
 
 def mask_of(cards: Iterable[int]) -> int:

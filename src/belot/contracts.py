@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import NUM_CARDS, SUIT_MASKS
+from .errors import shown
 
 # Contracts, in bidding order (R3.1): C < D < H < S < NT < AT.
 C, D, H, S, NT, AT = range(6)
@@ -122,9 +123,9 @@ class Rules:
         opts: list[str] = []
         for opt in options or ():
             if not isinstance(opt, str):
-                raise UnsupportedOption(f"rule option {opt!r} is not a name")
+                raise UnsupportedOption(f"rule option {shown(opt)} is not a name")
             if opt not in KNOWN_OPTIONS:
-                raise UnsupportedOption(f"unknown rule option {opt!r}")
+                raise UnsupportedOption(f"unknown rule option {shown(opt)}")
             if opt == LATE_DECLARE:
                 raise UnsupportedOption(
                     f"rule option {opt} is not supported: it needs declarations announced out of turn "

@@ -2,6 +2,26 @@
 
 from __future__ import annotations
 
+SHOWN = 40
+"""How many characters of a bad value a message quotes."""
+
+
+def shown(value: object, quote: bool = True) -> str:
+    """A bad value as a message quotes it: at most `SHOWN` characters of it, so a pasted megabyte or a
+    deeply nested list stays one short line.
+
+    >>> shown("7C"), shown("x" * 100), shown(list(range(50)))
+    ("'7C'", "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'", '[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 1...')
+    """
+    if isinstance(value, str):
+        short = value if len(value) <= SHOWN else value[:SHOWN] + "..."
+        return repr(short) if quote else short
+    try:
+        text = repr(value)
+    except RecursionError:
+        return f"a {type(value).__name__} nested too deep"
+    return text if len(text) <= SHOWN else text[:SHOWN] + "..."
+
 
 class RuleError(ValueError):
     """An action that the rules forbid, e.g. ``QS is not legal: must follow spades (R5.2)``."""

@@ -46,7 +46,7 @@ from .contracts import (
     TABLES,
     Rules,
 )
-from .errors import RuleError
+from .errors import RuleError, shown
 from .play import explain_illegal, legal_cards
 from .scoring import BELOTE_POINTS, REDEAL, DealResult, deal_result, redeal_result, trick_points
 
@@ -742,7 +742,7 @@ def _check_hands(hands: tuple[tuple[int, ...], ...]) -> list[int]:
         m = 0
         for c in h:
             if type(c) is not int or not 0 <= c < NUM_CARDS:
-                raise RuleError(f"{c!r} is not a card", "R1.1")
+                raise RuleError(f"{shown(c)} is not a card", "R1.1")
             m |= 1 << c
         if m & seen or m.bit_count() != len(h):
             dup = next(c for c in h if (m & seen) >> c & 1 or list(h).count(c) > 1)
@@ -759,12 +759,12 @@ def _check_hands(hands: tuple[tuple[int, ...], ...]) -> list[int]:
 def _check_seat(seat: object) -> None:
     """A seat is the int 0, 1, 2 or 3 (not -1, which would index seat 3's cards, nor a bool)."""
     if type(seat) is not int or not 0 <= seat <= 3:
-        raise ValueError(f"a seat is 0, 1, 2 or 3, not {seat!r}")
+        raise ValueError(f"a seat is 0, 1, 2 or 3, not {shown(seat)}")
 
 
 def _check_dealer(dealer: int) -> None:
     if not 0 <= dealer <= 3:
-        raise ValueError(f"dealer must be a seat 0-3, not {dealer!r}")
+        raise ValueError(f"dealer must be a seat 0-3, not {shown(dealer)}")
 
 
 def _masks(hands: tuple[tuple[int, ...], ...]) -> list[int]:

@@ -8,6 +8,7 @@ the deal, the action (``auction[i]`` / ``play[i]``) and the rule.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterable
 from typing import Any
 
@@ -15,7 +16,7 @@ from . import declarations as decl
 from .auction import KONTRA, SURKONTRA, call_name, call_slot, parse_call
 from .cards import CARD_NAMES, parse_card
 from .contracts import CONTRACT_NAMES, Rules, UnsupportedOption
-from .errors import RecordError, RuleError
+from .errors import RecordError, RuleError, shown
 from .game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, NUM_ACTIONS, OVER, PLAY, Deal, Match
 
 FORMAT = "belot-record/1"
@@ -42,7 +43,7 @@ def move_of(action: int) -> Move:
         return call_name(action - CALL_BASE)
     if action < NUM_ACTIONS:
         return {"declare": decl.card_list(action - DECLARE_BASE)}
-    raise ValueError(f"{action!r} is not an action")
+    raise ValueError(f"{shown(action)} is not an action")
 
 
 def action_of(move: Any) -> int:
@@ -55,11 +56,11 @@ def action_of(move: Any) -> int:
         try:
             return CALL_BASE + call_slot(parse_call(move))
         except ValueError:
-            raise ValueError(f"{move!r} is neither a card nor a call") from None
+            raise ValueError(f"{shown(move)} is neither a card nor a call") from None
     if isinstance(move, dict) and set(move) == {"card", "belote"} and move["belote"] is True:
         card = move["card"]
         if not isinstance(card, str):
-            raise ValueError(f"{card!r} is not a card")
+            raise ValueError(f"{shown(card)} is not a card")
         return BELOTE_BASE + parse_card(card)
     if isinstance(move, dict) and set(move) == {"declare"} and isinstance(move["declare"], list):
         cards = [parse_card(c) if isinstance(c, str) else _not_card(c) for c in move["declare"]]
@@ -67,25 +68,41 @@ def action_of(move: Any) -> int:
         if found is None:
             raise ValueError(f"{' '.join(CARD_NAMES[c] for c in cards)} is not a declaration")
         return DECLARE_BASE + found.id
-    raise ValueError(f"{move!r} is not a move (a card, a call, {{card, belote}} or {{declare}})")
+    raise ValueError(f"{shown(move)} is not a move (a card, a call, {{card, belote}} or {{declare}})")
+
+
+def parse(text: str) -> Any:
+    """The JSON document of a record's text; RecordError says what is wrong with it."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"the record is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    except RecursionError:
+        raise RecordError("the record nests its lists and objects too deep to be read as JSON") from None
+
+
+def read(source: str) -> Any:
+    """The JSON document of the record file ``source`` (``-``: standard input).  RecordError says what is
+    wrong with the text (not UTF-8, not JSON); OSError, that the file cannot be read."""
+    try:
+        if source == "-":
+            text = sys.stdin.read()
+        else:
+            with open(source, encoding="utf-8") as f:
+                text = f.read()
+    except UnicodeDecodeError:
+        raise RecordError(f"{source}: the record is not UTF-8 text") from None
+    return parse(text)
 
 
 def loads(text: str) -> Match:
     """Parse and replay a record; raises RecordError."""
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise RecordError(f"the record is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
-    return replay(doc)
+    return replay(parse(text))
 
 
-def load(path: str) -> Match:
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except UnicodeDecodeError:
-        raise RecordError(f"{path}: the record is not UTF-8 text") from None
-    return loads(text)
+def load(source: str) -> Match:
+    """Read and replay the record file ``source`` (``-``: standard input); raises RecordError or OSError."""
+    return replay(read(source))
 
 
 def _unknown(fields: Iterable[str], allowed: set[str]) -> list[str]:
@@ -98,9 +115,9 @@ def replay(doc: Any) -> Match:
         raise RecordError("the record must be a JSON object")
     bad = _unknown(doc, _TOP_FIELDS)
     if bad:
-        raise RecordError(f"unknown field {bad[0]!r} in the record")
+        raise RecordError(f"unknown field {shown(bad[0])} in the record")
     if doc.get("format") != FORMAT:
-        raise RecordError(f"format must be {FORMAT!r}, not {doc.get('format')!r}")
+        raise RecordError(f"format must be {FORMAT!r}, not {shown(doc.get('format'))}")
     options = doc.get("options", [])
     if options is None:
         options = []
@@ -117,7 +134,7 @@ def replay(doc: Any) -> Match:
         raise RecordError("players must be a list of four names")
     target = doc.get("target", 151)
     if not isinstance(target, int) or isinstance(target, bool) or target <= 0:
-        raise RecordError(f"target must be a positive whole number, not {target!r}")
+        raise RecordError(f"target must be a positive whole number, not {shown(target)}")
     deals = doc.get("deals")
     if not isinstance(deals, list):
         raise RecordError("deals must be a list")
@@ -132,7 +149,7 @@ def _replay_deal(match: Match, di: int, deal: Any, last: bool) -> None:
         raise RecordError("a deal must be a JSON object", di)
     bad = _unknown(deal, _DEAL_FIELDS)
     if bad:
-        raise RecordError(f"unknown field {bad[0]!r}", di)
+        raise RecordError(f"unknown field {shown(bad[0])}", di)
     for key in ("dealer", "hands"):
         if key not in deal:
             raise RecordError(f"missing field {key!r}", di)
@@ -140,7 +157,7 @@ def _replay_deal(match: Match, di: int, deal: Any, last: bool) -> None:
         raise RecordError(f"the match was already won by team {match.winner} (R12.1)", di)
     dealer = deal["dealer"]
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer <= 3:
-        raise RecordError(f"dealer must be a seat 0-3, not {dealer!r}", di)
+        raise RecordError(f"dealer must be a seat 0-3, not {shown(dealer)}", di)
     expected = match.next_dealer
     if match.deals and dealer != expected:
         raise RecordError(
@@ -186,7 +203,7 @@ def _replay_deal(match: Match, di: int, deal: Any, last: bool) -> None:
 
 
 def _not_card(c: Any) -> int:
-    raise ValueError(f"{c!r} is not a card")
+    raise ValueError(f"{shown(c)} is not a card")
 
 
 def _replay_play(match: Match, d: Deal, di: int, i: int, entry: Any) -> None:
@@ -196,7 +213,7 @@ def _replay_play(match: Match, d: Deal, di: int, i: int, entry: Any) -> None:
     if isinstance(entry, dict):
         bad = _unknown(entry, _PLAY_FIELDS)
         if bad:
-            raise RecordError(f"unknown field {bad[0]!r}", di, where)
+            raise RecordError(f"unknown field {shown(bad[0])}", di, where)
         if "card" not in entry:
             raise RecordError("missing field 'card'", di, where)
         card_text, declare, belote = entry["card"], entry.get("declare", []), entry.get("belote", False)
@@ -208,7 +225,7 @@ def _replay_play(match: Match, d: Deal, di: int, i: int, entry: Any) -> None:
         raise RecordError("declare must be a list of declarations, each a list of cards", di, where)
     try:
         if not isinstance(card_text, str):
-            raise ValueError(f"{card_text!r} is not a card")
+            raise ValueError(f"{shown(card_text)} is not a card")
         card = parse_card(card_text)
         if match.is_over or d.is_over:
             raise RuleError(f"{card_text} is played after the last trick", "R5.1")

@@ -7,13 +7,8 @@ import argparse
 import math
 from collections.abc import Callable
 
+from ..errors import shown as _shown
 from ..game import MAX_TARGET
-
-
-def _shown(text: str, quote: bool = True) -> str:
-    """``text`` as a message shows it: its first 40 characters (a pasted megabyte stays one line)."""
-    short = text if len(text) <= 40 else text[:40] + "..."
-    return repr(short) if quote else short
 
 
 def whole(lo: int | None = None, hi: int | None = None, what: str = "a whole number") -> Callable[[str], int]:

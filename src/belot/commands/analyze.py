@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from . import _argtypes as argtypes
@@ -36,16 +35,15 @@ class _Fail(Exception):
 
 
 def _read(file: str) -> Any:
+    from ..errors import RecordError
+    from ..record import read
+
     try:
-        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+        return read(file)
     except OSError as e:
         raise _Fail(f"cannot read {file}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise _Fail(f"{file}: the record is not UTF-8 text") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise _Fail(f"the record is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    except RecordError as e:
+        raise _Fail(str(e)) from None
 
 
 def _players(doc: Any) -> list[str]:

@@ -16,10 +16,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import RecordError
-    from ..record import load, loads, results
+    from ..record import load, results
 
     try:
-        match = loads(sys.stdin.read()) if args.file == "-" else load(args.file)
+        match = load(args.file)
     except RecordError as e:
         print(f"belot replay: {e}", file=sys.stderr)
         return 2

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from . import _argtypes as argtypes
@@ -71,19 +70,17 @@ def _position(doc: Any, deal: int | None, at: int | None) -> tuple[Any, int, int
 def run(args: argparse.Namespace) -> int:
     from ..cards import CARD_NAMES
     from ..contracts import CONTRACT_NAMES
+    from ..errors import RecordError
+    from ..record import read
     from ..solver import Position, Solver
 
     try:
         try:
-            text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+            doc = read(args.file)
         except OSError as e:
             raise _Fail(f"cannot read {args.file}: {e.strerror}") from None
-        except UnicodeDecodeError:
-            raise _Fail(f"{args.file}: the record is not UTF-8 text") from None
-        try:
-            doc = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise _Fail(f"the record is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+        except RecordError as e:
+            raise _Fail(str(e)) from None
         d, n, k = _position(doc, args.deal, args.at)
     except _Fail as e:
         print(f"belot solve: {e}", file=sys.stderr)
