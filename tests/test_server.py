@@ -90,6 +90,18 @@ def test_malformed_actions_are_named(bad: Any) -> None:
         action_from_json(bad)
 
 
+@pytest.mark.parametrize("bad", [
+    {"card": "J" * 30_000}, {"card": ["JH"] * 5_000}, {"call": "pass" * 8_000}, {"call": {"x" * 30_000: 1}},
+    {"card": "JH", "belote": "y" * 30_000}, {"declare": ["7C"] * 10_000}, {"declare": ["7C", "8C", "9C"], "kind": "k" * 30_000},
+    {"x" * 30_000: 1},
+])
+def test_a_huge_bad_action_gets_a_short_error(bad: Any) -> None:
+    """The error quotes a bad value's first 40 characters, not the megabyte a client sent."""
+    with pytest.raises(ProtocolError) as e:
+        action_from_json(bad)
+    assert len(str(e.value)) < 300
+
+
 # -- whole matches ------------------------------------------------------------------------------
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from .. import declarations as decl
 from ..auction import parse_call
 from ..cards import parse_card
+from ..errors import shown
 from ..game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, DealResult, SeatView
 from ..visibility import Viewer, action_json, history_json, own_view, public_view, result_json, view_json
 
@@ -44,7 +45,7 @@ def action_from_json(obj: Any) -> int:
     if keys == {"call"}:
         call = obj["call"]
         if not isinstance(call, str):
-            raise ProtocolError(f"call must be a string, not {call!r}")
+            raise ProtocolError(f"call must be a string, not {shown(call)}")
         try:
             return CALL_BASE + parse_call(call)
         except ValueError as e:
@@ -52,9 +53,9 @@ def action_from_json(obj: Any) -> int:
     if keys in ({"card"}, {"card", "belote"}):
         card, belote = obj["card"], obj.get("belote", False)
         if not isinstance(card, str):
-            raise ProtocolError(f"card must be a string such as \"JH\", not {card!r}")
+            raise ProtocolError(f"card must be a string such as \"JH\", not {shown(card)}")
         if not isinstance(belote, bool):
-            raise ProtocolError(f"belote must be true or false, not {belote!r}")
+            raise ProtocolError(f"belote must be true or false, not {shown(belote)}")
         try:
             c = parse_card(card)
         except ValueError as e:
@@ -69,13 +70,13 @@ def action_from_json(obj: Any) -> int:
         except ValueError as e:
             raise ProtocolError(str(e)) from None
         if found is None:
-            raise ProtocolError(f"{' '.join(cards)} is not a declaration (3-8 cards in sequence or a carre)")
+            raise ProtocolError(f"{shown(' '.join(cards), quote=False)} is not a declaration (3-8 cards in sequence or a carre)")
         if "kind" in obj and obj["kind"] != found.kind:  # optional, but never contradicting the cards
-            raise ProtocolError(f"{' '.join(cards)} is a {found.kind}, not {obj['kind']!r}")
+            raise ProtocolError(f"{' '.join(cards)} is a {found.kind}, not {shown(obj['kind'])}")
         return DECLARE_BASE + found.id
     raise ProtocolError(
         "an action has exactly one of the forms {\"call\": ...}, {\"card\": ..., \"belote\"?: ...}, "
-        f"{{\"declare\": [...], \"kind\"?: ...}}; got the keys {sorted(keys)}"
+        f"{{\"declare\": [...], \"kind\"?: ...}}; got the keys {shown(sorted(keys))}"
     )
 
 

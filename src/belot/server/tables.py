@@ -21,7 +21,7 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 
 from .. import record as belot_record
-from ..errors import RuleError
+from ..errors import RuleError, shown
 from ..game import Match
 from ..record import action_of
 from . import limits
@@ -149,10 +149,10 @@ class Table:
             conn.queue.put_nowait(self.encode_state(conn.seat))
             return None
         if kind != "action":
-            return TableError("bad_message", f"unknown message type {kind!r} (action, sync, ping)").to_json(self.seq)
+            return TableError("bad_message", f"unknown message type {shown(kind)} (action, sync, ping)").to_json(self.seq)
         unknown = sorted(set(msg) - {"type", "action", "seq"})
         if unknown:
-            return TableError("bad_message", f"unknown field {unknown[0]!r} in an action message").to_json(self.seq)
+            return TableError("bad_message", f"unknown field {shown(unknown[0])} in an action message").to_json(self.seq)
         if "action" not in msg:
             return TableError("bad_message", "an action message needs an \"action\"").to_json(self.seq)
         try:
@@ -170,7 +170,7 @@ class Table:
         except ProtocolError as e:
             raise TableError("bad_message", str(e), 400) from None
         if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
-            raise TableError("bad_message", f"seq must be a whole number, not {seq!r}", 400)
+            raise TableError("bad_message", f"seq must be a whole number, not {shown(seq)}", 400)
         if seat is None:
             raise TableError("spectator", "a spectator cannot act; join a seat first", 403)
         if self.status == FINISHED or self.match.is_over:
