@@ -35,7 +35,7 @@ from belot.env.encoding import (
     encode,
 )
 from belot.errors import RuleError
-from belot.game import CALL_BASE, NUM_ACTIONS, Deal, Match, deal_hands
+from belot.game import CALL_BASE, DECLARE_BASE, NUM_ACTIONS, Deal, Match, deal_hands
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -355,6 +355,47 @@ def test_raw_env_raises_on_an_illegal_action_and_changes_nothing() -> None:
     assert e.agent_selection == agent
     assert np.array_equal(before["observation"], after["observation"])
     assert np.array_equal(before["action_mask"], after["action_mask"])
+
+
+
+_NOT_ACTIONS = (
+    st.floats() | st.text(max_size=3000) | st.booleans() | st.none() | st.integers().filter(lambda x: not 0 <= x < NUM_ACTIONS)
+    | st.lists(st.integers(0, NUM_ACTIONS - 1), min_size=1, max_size=5) | st.builds(np.float32, st.floats(0, NUM_ACTIONS, width=32))
+    | st.builds(lambda x: np.array([x, x]), st.integers(0, NUM_ACTIONS - 1))
+)
+
+
+def _highest_legal(e) -> int:
+    legal = np.flatnonzero(e.observe(e.agent_selection)["action_mask"])
+    return int(legal[legal < DECLARE_BASE].max())
+
+
+@settings(max_examples=200, deadline=None)
+@given(bad=_NOT_ACTIONS, plays=st.integers(0, 20))
+def test_anything_but_a_whole_number_of_an_action_is_refused(bad, plays) -> None:
+    """Anything ``step`` may be handed that is not a whole number 0-162 (a float such as 20.7, which
+    ``int()`` would make the jack of hearts, a numeral string, a bool, infinity, a huge int, a list, an
+    array of two) is a RuleError that changes nothing, with a short message; with ``illegal_reward``
+    it ends the game as an illegal action does.  Numpy integers are actions (R5.1)."""
+    e = belot_v0.raw_env(mode="deal", seed=3)
+    e.reset()
+    for _ in range(plays):  # into the auction or the play (the highest call, then card: no redeal)
+        e.step(_highest_legal(e))
+    agent = e.agent_selection
+    before = e.observe(agent)
+    with pytest.raises(RuleError, match=r"is not an action") as err:
+        e.step(bad)
+    assert len(str(err.value)) < 200
+    assert e.agent_selection == agent and np.array_equal(before["observation"], e.observe(agent)["observation"])
+    legal = int(np.flatnonzero(before["action_mask"])[0])
+    e.step(np.int64(legal))  # a numpy integer is an action
+    p = belot_v0.raw_env(mode="deal", seed=3, illegal_reward=-1.0)
+    p.reset()
+    for _ in range(plays):
+        p.step(_highest_legal(p))
+    agent = p.agent_selection
+    p.step(bad)
+    assert all(p.terminations.values()) and "is not an action" in p.infos[agent]["illegal"]
 
 
 def test_env_penalises_an_illegal_action_and_ends_the_game() -> None:

@@ -371,3 +371,19 @@ def test_openspiel_ismcts_plays_whole_deals() -> None:
             else:
                 ps.apply_action(bots[ps.current_player()].step(ps))
         assert sum(ps.returns()) == 0
+
+
+def test_a_float_or_a_numeral_is_not_an_action() -> None:
+    """``apply_action(20.7)`` is refused, not rounded into the jack of hearts (R5.1); also when dealing."""
+    from belot.errors import RuleError
+
+    state = bos.BelotGame().new_initial_state()
+    for bad in (20.7, "20", True, float("inf")):
+        with pytest.raises(RuleError, match="is not an action"):
+            state.apply_action(bad)
+    _deal_out(state, random.Random(1))
+    legal = state.legal_actions()
+    for bad in (float(legal[0]) + 0.5, str(legal[0]), 10**100):
+        with pytest.raises(RuleError, match="is not an action"):
+            state.apply_action(bad)
+    assert state.legal_actions() == legal

@@ -16,6 +16,7 @@ of one seat and holds nothing that seat may not see.
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -89,6 +90,20 @@ def action_name(action: int) -> str:
         d = decl.DECLARATIONS[action - DECLARE_BASE]
         return f"declare {d.kind} " + " ".join(CARD_NAMES[c] for c in d.cards)
     raise ValueError(f"{action!r} is not an action")
+
+
+def action_index(action: object) -> int:
+    """An action handed in as any whole-number type (an int, a numpy integer) as an int.  Anything else
+    (a float, a bool, a string, an array of several) is refused with RuleError, not rounded or parsed
+    into some action: ``20.7`` is not the jack of hearts.  The range is the caller's to check."""
+    if type(action) is int:
+        return action
+    if not isinstance(action, bool):
+        try:
+            return operator.index(action)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise RuleError(f"{shown(action)} is not an action (a whole number 0-{NUM_ACTIONS - 1})", "R5.1")
 
 
 def deal_hands(rng: random.Random, dealer: int) -> list[list[int]]:

@@ -42,8 +42,8 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from ..contracts import CONTRACT_NAMES, Rules
-from ..errors import RuleError
-from ..game import NUM_ACTIONS, OVER, Deal, Match, action_name
+from ..errors import RuleError, shown
+from ..game import NUM_ACTIONS, OVER, Deal, Match, action_index, action_name
 from .encoding import DTYPE, OFFSETS, SIZE, IncrementalEncoder
 
 MODES = ("deal", "match")
@@ -236,10 +236,9 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
         assert deal is not None
         seat = deal.to_move
         try:
-            if type(action) is not int:
-                action = int(action)
+            action = action_index(action)
             if not 0 <= action < NUM_ACTIONS:
-                raise RuleError(f"{action} is not an action (0-{NUM_ACTIONS - 1})", "R5.1")
+                raise RuleError(f"{shown(action)} is not an action (0-{NUM_ACTIONS - 1})", "R5.1")
             # Both raise RuleError before changing anything; Match.apply also scores a finished
             # deal into the match and deals the next one.
             (self.match or deal).apply(action)
@@ -247,7 +246,7 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
             if self.illegal_reward is None:
                 if isinstance(e, RuleError):
                     raise
-                raise RuleError(f"{action!r} is not an action", "R5.1") from e
+                raise RuleError(f"{shown(action)} is not an action", "R5.1") from e
             self._illegal(agent, action, e)
             return
         self._cumulative_rewards[agent] = 0.0
@@ -274,7 +273,7 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
         self._rewarded = True
         self.terminations = {a: True for a in self.agents}
         self._done = True
-        self.infos[agent] = {"illegal": f"{action!r}: {error}"}
+        self.infos[agent] = {"illegal": f"{shown(action)}: {error}"}
         self._accumulate_rewards()
 
     def _close_deal(self, deal: Deal) -> None:
