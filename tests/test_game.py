@@ -325,3 +325,21 @@ def test_a_view_is_asked_for_a_seat_0_to_3_only(seat: object) -> None:
     for source in (m, m.current):
         with pytest.raises(ValueError, match="a seat is 0, 1, 2 or 3"):
             source.view(seat)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("dealer", [1.5, True, "1", None, [1], -1, 4])
+def test_a_dealer_is_a_seat_number(dealer) -> None:
+    """A dealer is the int 0-3 (R2.1): not 1.5 (which crashed indexing), True, or "1" (a TypeError)."""
+    with pytest.raises(ValueError, match="dealer must be a seat 0-3"):
+        Deal(dealer, deal_hands(random.Random(1), 0))
+    if dealer is not None:  # a match's first dealer None: drawn at the first deal
+        with pytest.raises(ValueError, match="dealer must be a seat 0-3"):
+            Match(target=151, first_dealer=dealer)
+
+
+@pytest.mark.parametrize("target", [0, -5, 1.5, "151", True, None, "x" * 5000])
+def test_a_match_target_is_a_positive_whole_number(target) -> None:
+    """Match(target="151") used to be accepted and fail at the first score check (R12.1)."""
+    with pytest.raises(ValueError, match="a match target is a whole number") as e:
+        Match(target=target)
+    assert len(str(e.value)) < 120

@@ -580,6 +580,10 @@ class Match:
         first_dealer: int | None = None,
         players: list[str] | None = None,
     ) -> None:
+        if type(target) is not int or target < 1:
+            raise ValueError(f"a match target is a whole number of game points from 1, not {shown(target)}")
+        if first_dealer is not None:
+            _check_dealer(first_dealer)
         self.rules = rules or DEFAULT_RULES
         self.players = players
         self.start_target = target
@@ -778,7 +782,7 @@ def _check_seat(seat: object) -> None:
 
 
 def _check_dealer(dealer: int) -> None:
-    if not 0 <= dealer <= 3:
+    if type(dealer) is not int or not 0 <= dealer <= 3:  # as `_check_seat`: not 1.5, True or "1"
         raise ValueError(f"dealer must be a seat 0-3, not {shown(dealer)}")
 
 
