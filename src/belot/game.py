@@ -16,6 +16,7 @@ of one seat and holds nothing that seat may not see.
 
 from __future__ import annotations
 
+import contextlib
 import operator
 import random
 from collections.abc import Callable, Sequence
@@ -93,17 +94,18 @@ def action_name(action: int) -> str:
 
 
 def action_index(action: object) -> int:
-    """An action handed in as any whole-number type (an int, a numpy integer) as an int.  Anything else
-    (a float, a bool, a string, an array of several) is refused with RuleError, not rounded or parsed
-    into some action: ``20.7`` is not the jack of hearts.  The range is the caller's to check."""
+    """An action handed in as any whole-number type (an int, a numpy integer) from 0 to 162, as an int.
+    Anything else (a float, a bool, a string, an array of several, a number out of range) is refused
+    with RuleError, not rounded or parsed into some action: ``20.7`` is not the jack of hearts."""
+    index = None
     if type(action) is int:
-        return action
-    if not isinstance(action, bool):
-        try:
-            return operator.index(action)  # type: ignore[arg-type]
-        except TypeError:
-            pass
-    raise RuleError(f"{shown(action)} is not an action (a whole number 0-{NUM_ACTIONS - 1})", "R5.1")
+        index = action
+    elif not isinstance(action, bool):
+        with contextlib.suppress(TypeError):
+            index = operator.index(action)  # type: ignore[arg-type]
+    if index is None or not 0 <= index < NUM_ACTIONS:
+        raise RuleError(f"{shown(action)} is not an action (a whole number 0-{NUM_ACTIONS - 1})", "R5.1")
+    return index
 
 
 def deal_hands(rng: random.Random, dealer: int) -> list[list[int]]:

@@ -237,8 +237,6 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
         seat = deal.to_move
         try:
             action = action_index(action)
-            if not 0 <= action < NUM_ACTIONS:
-                raise RuleError(f"{shown(action)} is not an action (0-{NUM_ACTIONS - 1})", "R5.1")
             # Both raise RuleError before changing anything; Match.apply also scores a finished
             # deal into the match and deals the next one.
             (self.match or deal).apply(action)

@@ -44,7 +44,7 @@ from ..auction import CALL_NAMES, NUM_CALLS
 from ..cards import CARD_NAMES, NUM_CARDS, cards_of
 from ..contracts import CARRE_FIRST, EIGHT_SPLIT, SURCONTRA, Rules
 from ..declarations import DECLARATIONS, Declaration
-from ..errors import RuleError, shown
+from ..errors import RuleError
 from ..game import CALL_BASE, DECLARE_BASE, NUM_ACTIONS, Deal, action_index, action_name
 from .encoding import OFFSETS, SIZE, encode
 
@@ -137,8 +137,8 @@ class _BelotLogic:
         action = action_index(action)
         deal = self._box.deal
         if deal is None:
-            if not 0 <= action < NUM_CARDS or action in self._deck:
-                raise RuleError(f"{shown(action)} is not a card still to deal", "R2.3")
+            if not action < NUM_CARDS or action in self._deck:
+                raise RuleError(f"{action} is not a card still to deal", "R2.3")
             self._deck.append(action)
             if len(self._deck) == NUM_CARDS:
                 hands: list[list[int]] = [[], [], [], []]
@@ -146,8 +146,6 @@ class _BelotLogic:
                     hands[seat].append(card)
                 self._box = _DealBox(Deal(self._dealer, hands, self._rules))
             return
-        if not 0 <= action < NUM_ACTIONS:
-            raise RuleError(f"{shown(action)} is not an action (0-{NUM_ACTIONS - 1})", "R5.1")
         deal.apply(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
