@@ -287,9 +287,9 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
                 self._encoder.set_match(m.score)
             self.terminations = {a: True for a in self.agents}
             self._done = True
-            shown = result.to_json()  # one dict, the same for every agent
+            final = result.to_json()  # one dict, the same for every agent
             for a in self.agents:
-                self.infos[a] = {"result": shown}
+                self.infos[a] = {"result": final}
             return
         self.deal = m.current
         assert self.deal is not None
