@@ -725,6 +725,56 @@ def test_phone_auction_keeps_the_hand_in_view(browser: Browser, my_call: Scripte
     page.context.close()
 
 
+FINGER = 40  # px: the least side of a control a finger can hit on a phone
+
+SMALL_CONTROLS = """min => [...document.querySelectorAll(
+        'button, select, input:not([type=checkbox]), a.primary, a.secondary, a.round-btn, .topbar a')]
+    .filter(e => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
+    .map(e => { const r = e.getBoundingClientRect();
+                return [e.id || e.textContent.trim().slice(0, 20), Math.round(r.width), Math.round(r.height)]; })
+    .filter(([, w, h]) => w < min || h < min)"""
+
+
+def top_bar_overlaps(page: Page) -> list[Any]:
+    """The top bar's shown items that overlap one another or leave the screen."""
+    return page.evaluate("""() => {
+        const els = [...document.querySelectorAll('.topbar > *, #topbar-extra > *, #account-link a')]
+            .filter(e => e.id !== 'topbar-extra' && e.id !== 'account-link' && e.getClientRects().length);
+        const out = [];
+        els.forEach((a, i) => {
+            const r = a.getBoundingClientRect();
+            if (r.left < -0.5 || r.right > window.innerWidth + 0.5) out.push(['off screen', a.textContent.trim()]);
+            for (const b of els.slice(i + 1)) {
+                const s = b.getBoundingClientRect();
+                if (r.left < s.right - 0.5 && s.left < r.right - 0.5 && r.top < s.bottom - 0.5 && s.top < r.bottom - 0.5)
+                    out.push([a.textContent.trim(), b.textContent.trim()]);
+            }
+        });
+        return out; }""")
+
+
+@pytest.mark.parametrize("lang", ["tr", "bg", "en"])
+def test_phone_controls_are_finger_sized_and_the_top_bar_fits(browser: Browser, server: Server, my_call: ScriptedTable,
+                                                              lang: str) -> None:
+    """On a phone the calls were 30 px high and the top bar's buttons 22 px; at a table the top bar's
+    "Leave the seat" ran under the log-in link (tr, bg). Every control is 40 x 40 px or more, the top
+    bar's items are apart and on screen, and the hand stays in view during the auction."""
+    page = my_call.open(browser, 360, 740, lang)
+    page.wait_for_selector("[data-call]")
+    page.wait_for_selector("#login-link")
+    assert page.evaluate(SMALL_CONTROLS, FINGER) == []
+    assert top_bar_overlaps(page) == []
+    inside_viewport(page, "#hand")
+    page.click("#btn-sheet")
+    page.wait_for_selector("#sheet.open .sheet")
+    assert page.evaluate(SMALL_CONTROLS, FINGER) == []
+    page.goto(server.url + "/")  # the lobby's form and lists
+    page.wait_for_selector("#create-btn")
+    assert page.evaluate(SMALL_CONTROLS, FINGER) == []
+    assert top_bar_overlaps(page) == []
+    page.context.close()
+
+
 def test_a_covered_control_is_not_reachable(browser: Browser, my_call: ScriptedTable) -> None:
     """The touch check itself: a layer over the call buttons fails it, naming the layer."""
     page = my_call.open(browser, 360, 740, "en")
