@@ -928,6 +928,37 @@ def test_a_player_coming_by_link_is_asked_for_a_name_and_the_lobby_lists_your_ta
     b.context.close()
 
 
+def test_a_name_field_takes_no_more_than_the_server_keeps(browser: Browser, server: Server) -> None:
+    """The name fields let 40 characters be typed, the server takes 32 (server/names.py): a longer
+    name typed in the lobby or at a table's link got an English error and no table or seat. Typing
+    stops at the longest name the server keeps, and that name plays."""
+    from belot.server.names import MAX_NAME
+
+    long_name = "Александра-Магдалена Костадинова Петрова"
+    assert len(long_name) > MAX_NAME
+    a = new_page(browser, locale="bg-BG")
+    a.goto(server.url + "/")
+    a.wait_for_selector("#name")
+    a.select_option("#seat2", "human")
+    a.click("#name")
+    a.keyboard.type(long_name)
+    assert a.input_value("#name") == long_name[:MAX_NAME]
+    a.click("#create-btn")
+    a.wait_for_selector(".felt")
+    tid = table_id(a)
+    assert server.get(f"/api/tables/{tid}")["table"]["seats"][0]["name"] == long_name[:MAX_NAME]
+    b = new_page(browser, locale="bg-BG")
+    b.goto(f"{server.url}/t/{tid}")
+    b.click("#join-name")
+    b.keyboard.type(long_name[::-1])
+    b.click("[data-sit='2']")
+    b.wait_for_selector("#hand .card")
+    assert server.get(f"/api/tables/{tid}")["table"]["seats"][2]["name"] == long_name[::-1][:MAX_NAME].strip()
+    assert not a.errors and not b.errors  # type: ignore[attr-defined]
+    a.context.close()
+    b.context.close()
+
+
 def test_phone_header_names_watching_and_trick_count(browser: Browser, server: Server) -> None:
     """Issue 21 (13): on a phone the Bulgarian header stays one line, seat names are whole, the
     spectator's "You are watching" is inside the felt, and the table counts the tricks."""

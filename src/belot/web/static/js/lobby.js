@@ -9,6 +9,8 @@ import { whoami } from "./account.js";
 import { EXCLUSIVE, HOUSE_RULES, houseRulesFieldset, optionsHtml } from "./options.js";
 
 const NAME_KEY = "belot.name";
+/** The longest name the server takes (server/names.py MAX_NAME): a longer one typed was refused. */
+export const MAX_NAME = 32;
 
 export function myName() {
   return localStorage.getItem(NAME_KEY) || "";
@@ -136,7 +138,7 @@ export function showLobby(main) {
         <form id="create">
           ${account ? `<p id="playing-as">${esc(t("web.account.playing_as", { name: account.name }))}</p>`
           : `<label for="name">${esc(t("web.lobby.your_name"))}</label>
-          <input id="name" name="name" maxlength="40" autocomplete="nickname" placeholder="${esc(t("web.lobby.name_placeholder"))}" value="${esc(myName())}">`}
+          <input id="name" name="name" maxlength="${MAX_NAME}" autocomplete="nickname" placeholder="${esc(t("web.lobby.name_placeholder"))}" value="${esc(myName())}">`}
           <label>${esc(t("web.lobby.seat", { n: 1 }))}</label>
           <div>${esc(t("web.lobby.seat_you"))}</div>
           ${[1, 2, 3].map((s) => `<label for="seat${s}">${esc(t("web.lobby.seat", { n: s + 1 }))}</label>

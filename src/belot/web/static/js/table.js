@@ -10,7 +10,7 @@ import { optionsHtml } from "./options.js";
 import { callHtml, callMade, multiplierText, seatName, plainSeatName, botName, partnerOf, teamWord, declName } from "./names.js";
 import { sheetHtml, summaryHtml } from "./sheet.js";
 import { banner, navigate, toast } from "./ui.js";
-import { joinTable, myName } from "./lobby.js";
+import { joinTable, myName, MAX_NAME } from "./lobby.js";
 import { accountName } from "./account.js";
 
 const POSITIONS = ["bottom", "right", "top", "left"];
@@ -465,7 +465,7 @@ export function showTable(main, tableId) {
     return `<div class="seat-chooser"><p>${esc(t("web.table.choose_seat"))}</p>
       ${account ? `<p id="playing-as">${esc(t("web.account.playing_as", { name: account }))}</p>`
       : `<label for="join-name">${esc(t("web.lobby.your_name"))}</label>
-      <input id="join-name" maxlength="40" autocomplete="nickname" placeholder="${esc(t("web.lobby.name_placeholder"))}" value="${esc(name)}">`}
+      <input id="join-name" maxlength="${MAX_NAME}" autocomplete="nickname" placeholder="${esc(t("web.lobby.name_placeholder"))}" value="${esc(name)}">`}
       <div class="sit-buttons">${free.map((s) =>
       `<button class="call" data-sit="${s.seat}">${esc(t("web.lobby.sit"))}: ${esc(t("web.lobby.seat", { n: s.seat + 1 }))}</button>`).join(" ")}</div>
       <p class="name-needed hidden" id="name-needed" role="alert">${esc(t("web.table.name_needed"))}</p></div>`;
