@@ -875,6 +875,39 @@ def test_the_table_says_who_your_partner_is(browser: Browser, server: Server, my
     page.context.close()
 
 
+def test_the_keyboard_stays_in_an_open_dialog(browser: Browser, server: Server) -> None:
+    """The deal summary and the last trick are modal: Tab went on from their buttons to the calls and
+    cards under the overlay (Enter then made a call nobody could see), and the last trick opened with
+    the focus nowhere. The focus starts on the dialog's button and Tab never reaches the table under it."""
+    table = ScriptedTable(server)
+    try:
+        table.play_until("plain")
+        while (nxt := table.to_move()) is not None and nxt[0] != 0:  # seat 0 to call in the next deal
+            post(server, f"/api/tables/{table.id}/action", {"token": table.tokens[nxt[0]], "action": {"call": "pass"}})
+        page = table.open(browser, 1280, 800, "en")
+        page.wait_for_selector("#summary-ok")
+        page.wait_for_selector("[data-call]", state="attached")  # the auction, under the summary
+        under = "() => !!document.activeElement.closest('.game')"
+        assert page.evaluate("document.activeElement.id") == "summary-ok"
+        for _ in range(12):
+            page.keyboard.press("Tab")
+            assert not page.evaluate(under), page.evaluate("document.activeElement.outerHTML.slice(0, 120)")
+        page.click("#summary-ok")
+        page.keyboard.press("l")
+        page.wait_for_selector("#last-dialog")
+        assert page.evaluate("!!document.activeElement.closest('#last-dialog')")
+        for _ in range(12):
+            page.keyboard.press("Tab")
+            assert not page.evaluate(under), page.evaluate("document.activeElement.outerHTML.slice(0, 120)")
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#last-dialog", state="detached")
+        page.keyboard.press("Tab")
+        page.wait_for_function("!document.querySelector('.game').inert")  # the table is usable again
+        page.context.close()
+    finally:
+        table.close()
+
+
 def test_the_summary_says_which_declarations_counted(browser: Browser, server: Server) -> None:
     """Issue 21 (10): the summary lists each declaration with its points and whether it counted (R7.6),
     as the terminal does."""

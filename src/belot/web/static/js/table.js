@@ -494,6 +494,15 @@ export function showTable(main, tableId) {
 
   function bind() {
     bindSeatList();
+    // A dialog is modal: the table under it takes no focus and no click (Tab went on from the
+    // summary's button to the calls and cards behind it, and Enter made a call nobody could see).
+    const overlay = main.querySelector(".overlay");
+    const game = main.querySelector(".game");
+    if (game) game.inert = !!overlay;
+    if (overlay && !overlay.contains(document.activeElement)) {
+      const primary = overlay.querySelector(".primary");
+      if (primary) primary.focus();
+    }
     main.querySelectorAll("#hand .card").forEach((b) => b.addEventListener("click", () => {
       focusCard = b.dataset.card;
       playCard(b.dataset.card);
