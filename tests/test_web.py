@@ -1018,6 +1018,24 @@ def test_phone_header_names_watching_and_trick_count(browser: Browser, server: S
         table.close()
 
 
+@pytest.mark.parametrize(("lang", "bot"), [("en", "bot:random"), ("bg", "bot:heuristic"), ("tr", "bot:random")])
+def test_phone_side_seats_name_their_bots_whole(browser: Browser, server: Server, lang: str, bot: str) -> None:
+    """On a phone the side seats' two-line names cut "Bot: random (2)" to "Bot: random…": the seat
+    number, all that tells two bots of one level apart, was lost. The names are whole."""
+    page = new_page(browser, width=360, height=740, locale={"tr": "tr-TR", "bg": "bg-BG", "en": "en-US"}[lang])
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create-btn")
+    for i in (1, 2, 3):
+        page.select_option(f"#seat{i}", bot)
+    page.click("#create-btn")
+    page.wait_for_selector(".seat.pos-left .name")
+    for side in ("left", "right"):
+        name = page.locator(f".seat.pos-{side} .name")
+        assert re.search(r"\([24]\)$", name.inner_text().strip())
+        assert name.evaluate("e => e.scrollWidth <= e.clientWidth + 1 && e.scrollHeight <= e.clientHeight + 1"), name.inner_text()
+    page.context.close()
+
+
 def test_phone_lobby_background_reaches_past_the_last_box(browser: Browser, server: Server) -> None:
     """Issue 21 (13): on a phone the lobby is longer than the screen; the felt colour goes on below
     the last box instead of ending at the first screenful."""
