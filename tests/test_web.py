@@ -961,6 +961,34 @@ def test_a_player_coming_by_link_is_asked_for_a_name_and_the_lobby_lists_your_ta
     b.context.close()
 
 
+def test_a_double_click_creates_one_table_and_joins_once(browser: Browser, server: Server) -> None:
+    """A double click on "Create the table" made two tables (the first left behind with a seat held
+    for nobody), and on "Join" a seat and then an error that every seat was taken."""
+    a = new_page(browser)
+    a.goto(server.url + "/")
+    a.wait_for_selector("#create-btn")
+    a.fill("#name", "Çift Tık")
+    a.select_option("#seat2", "human")
+    a.dblclick("#create-btn")
+    a.wait_for_selector(".felt")
+    tid = table_id(a)
+    a.wait_for_timeout(500)  # a second table would have been made by now
+    made = [x["id"] for x in server.get("/api/tables?all=1")["tables"] if x["seats"][0]["name"] == "Çift Tık"]
+    assert made == [tid]
+    assert a.evaluate("Object.keys(localStorage).filter(k => k.startsWith('belot.token.'))") == [f"belot.token.{tid}"]
+    b = new_page(browser)
+    b.goto(server.url + "/")
+    b.fill("#name", "Mehmet")
+    b.dblclick(f"#open-tables li[data-table='{tid}'] [data-join]")
+    b.wait_for_selector("#hand .card")
+    b.wait_for_timeout(500)
+    assert b.locator("#toast").is_hidden(), b.inner_text("#toast")
+    assert server.get(f"/api/tables/{tid}")["table"]["seats"][2]["name"] == "Mehmet"
+    assert not a.errors and not b.errors  # type: ignore[attr-defined]
+    a.context.close()
+    b.context.close()
+
+
 def test_a_name_field_takes_no_more_than_the_server_keeps(browser: Browser, server: Server) -> None:
     """The name fields let 40 characters be typed, the server takes 32 (server/names.py): a longer
     name typed in the lobby or at a table's link got an English error and no table or seat. Typing

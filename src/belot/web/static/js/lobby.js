@@ -3,7 +3,7 @@
 
 import { api, saveToken, savedTokens, forgetToken } from "./net.js";
 import { t, esc, language } from "./i18n.js";
-import { navigate, toast } from "./ui.js";
+import { navigate, oneAtATime, toast } from "./ui.js";
 import { botName, seatName } from "./names.js";
 import { whoami } from "./account.js";
 import { EXCLUSIVE, HOUSE_RULES, houseRulesFieldset, optionsHtml } from "./options.js";
@@ -184,44 +184,48 @@ export function showLobby(main) {
       if (other && chosen.delete(other)) main.querySelector(`input[data-option="${other}"]`).checked = false;
     }));
     main.querySelector("#refresh").addEventListener("click", load);
-    main.querySelector("#create").addEventListener("submit", async (ev) => {
-      ev.preventDefault();
-      const name = nameInput ? nameInput.value.trim() : "";
-      if (nameInput) localStorage.setItem(NAME_KEY, name);
-      const seats = ["human", ...[1, 2, 3].map((s) => main.querySelector(`#seat${s}`).value)];
-      const tgt = parseInt(main.querySelector("#target").value, 10) || 151;
-      try {
-        const turnTimer = +main.querySelector("#timer").value || null;
-        const options = HOUSE_RULES.filter((o) => chosen.has(o));
-        const res = await api("/api/tables", { target: tgt, seats, seat: 0, name: name || null, turn_timer: turnTimer, options });
-        saveToken(res.table.id, res.token);
-        navigate(`/t/${res.table.id}`);
-      } catch (e) {
-        toast(t("web.error", { message: e.message }));
-      }
-    });
+    main.querySelector("#create").addEventListener("submit", (ev) => { ev.preventDefault(); create(); });
     main.querySelectorAll("[data-join]").forEach((b) => b.addEventListener("click", () => joinTable(b.dataset.join)));
-    main.querySelectorAll("[data-resume]").forEach((b) => b.addEventListener("click", async () => {
-      try {
-        const res = await api(`/api/tables/${b.dataset.resume}/resume`, {});
-        saveToken(res.table.id, res.token);
-        navigate(`/t/${res.table.id}`);
-      } catch (e) {
-        toast(t("web.error", { message: e.message }));
-      }
-    }));
+    main.querySelectorAll("[data-resume]").forEach((b) => b.addEventListener("click", () => resume(b.dataset.resume)));
     main.querySelectorAll("[data-copy]").forEach((b) => b.addEventListener("click", async () => {
       try { await navigator.clipboard.writeText(b.dataset.copy); toast(t("web.lobby.copied")); }
       catch { toast(b.dataset.copy); }
     }));
   }
 
+  const create = oneAtATime(async () => {
+    const nameInput = main.querySelector("#name");
+    const name = nameInput ? nameInput.value.trim() : "";
+    if (nameInput) localStorage.setItem(NAME_KEY, name);
+    const seats = ["human", ...[1, 2, 3].map((s) => main.querySelector(`#seat${s}`).value)];
+    const tgt = parseInt(main.querySelector("#target").value, 10) || 151;
+    try {
+      const turnTimer = +main.querySelector("#timer").value || null;
+      const options = HOUSE_RULES.filter((o) => chosen.has(o));
+      const res = await api("/api/tables", { target: tgt, seats, seat: 0, name: name || null, turn_timer: turnTimer, options });
+      saveToken(res.table.id, res.token);
+      navigate(`/t/${res.table.id}`);
+    } catch (e) {
+      toast(t("web.error", { message: e.message }));
+    }
+  });
+
+  const resume = oneAtATime(async (tableId) => {
+    try {
+      const res = await api(`/api/tables/${tableId}/resume`, {});
+      saveToken(res.table.id, res.token);
+      navigate(`/t/${res.table.id}`);
+    } catch (e) {
+      toast(t("web.error", { message: e.message }));
+    }
+  });
+
   render();
   load();
   return { render, close() { alive = false; } };
 }
 
-export async function joinTable(tableId, seat) {
+export const joinTable = oneAtATime(async (tableId, seat) => {
   try {
     const body = { name: myName() || null };
     if (seat !== undefined) body.seat = seat;
@@ -231,4 +235,4 @@ export async function joinTable(tableId, seat) {
   } catch (e) {
     toast(t("web.error", { message: e.message }));
   }
-}
+});

@@ -9,7 +9,7 @@ import { cardFace, cardBack, cardWords, cardShort, sortHand } from "./cards.js";
 import { optionsHtml } from "./options.js";
 import { callHtml, callMade, multiplierText, seatName, plainSeatName, botName, partnerOf, teamWord, declName } from "./names.js";
 import { sheetHtml, summaryHtml } from "./sheet.js";
-import { banner, navigate, toast } from "./ui.js";
+import { banner, navigate, oneAtATime, toast } from "./ui.js";
 import { joinTable, myName, MAX_NAME } from "./lobby.js";
 import { accountName } from "./account.js";
 
@@ -386,7 +386,7 @@ export function showTable(main, tableId) {
     }
   }
 
-  async function leaveSeat() {
+  const leaveSeat = oneAtATime(async () => {
     try {
       await api(`/api/tables/${tableId}/leave`, { token });
     } catch (e) {
@@ -396,7 +396,7 @@ export function showTable(main, tableId) {
     forgetToken(tableId);
     token = null;
     connect();
-  }
+  });
 
   function dialogHtml() {
     const v = msg.view;
@@ -421,7 +421,7 @@ export function showTable(main, tableId) {
   }
 
   /** The same four again: the first to ask creates the new table, each other player gets their seat there. */
-  async function rematch() {
+  const rematch = oneAtATime(async () => {
     try {
       const res = await api(`/api/tables/${tableId}/rematch`, { token });
       saveToken(res.table.id, res.token);
@@ -429,7 +429,7 @@ export function showTable(main, tableId) {
     } catch (e) {
       toast(t("web.error", { message: e.message }));
     }
-  }
+  });
 
   function matchEndHtml() {
     const v = msg.view;

@@ -28,3 +28,20 @@ export function banner(text, ok = false) {
   el.classList.toggle("ok", ok);
   el.classList.toggle("hidden", !text);
 }
+
+/**
+ * `fn` (async) made deaf while a call of it is under way: a double click on "Create the table" or
+ * "Join" made two tables, or a seat and then an error that every seat was taken.
+ */
+export function oneAtATime(fn) {
+  let running = false;
+  return async (...args) => {
+    if (running) return undefined;
+    running = true;
+    try {
+      return await fn(...args);
+    } finally {
+      running = false;
+    }
+  };
+}
