@@ -60,7 +60,8 @@ except ImportError:  # pragma: no cover - the test extra installs it
 
 
 class Server:
-    """`belot serve` in a subprocess on 127.0.0.1, with a temporary database and no bot delay."""
+    """`belot serve` in a subprocess on 127.0.0.1, with a temporary database, no bot delay and no
+    limit on the tables one address makes."""
 
     def __init__(self, db: Path) -> None:
         self.db = db
@@ -75,7 +76,9 @@ class Server:
         with self.log.open("ab") as log:  # a file, not a pipe: a full pipe would block the server
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "belot", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                 "--db", str(self.db), "--bot-delay", "0"],
+                 "--db", str(self.db), "--bot-delay", "0",
+                 # one address makes every table here: the abuse limits are tests/test_server_abuse.py's
+                 "--tables-per-minute", "100000", "--waiting-per-address", "100000", "--max-bot-tables", "100000"],
                 stdout=subprocess.DEVNULL, stderr=log,
             )
         deadline = time.monotonic() + 20
