@@ -561,6 +561,8 @@ export function showTable(main, tableId) {
     }
     if (key === "l" || key === "L") { dialog = dialog === "last" ? null : "last"; render(); return; }
     if (key === "s" || key === "S") { dialog = dialog === "sheet" ? null : "sheet"; render(); return; }
+    // An open dialog (the last trick, the match's end) is modal for keys too, as for clicks and Tab.
+    if (main.querySelector(".overlay")) return;
     if (beloteFor) {
       if (key === "b" || key === "B" || key === "y" || key === "Y") send({ card: beloteFor, belote: true });
       else if (key === "n" || key === "N") send({ card: beloteFor });
