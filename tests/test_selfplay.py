@@ -74,3 +74,33 @@ def test_cli_errors(argv, message, tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith("belot selfplay: ") and message in err
     assert not (tmp_path / "o").exists()
+
+
+def _limited_files(limit: int):  # type: ignore[no-untyped-def]
+    """In the child: files may grow to ``limit`` bytes, as on a full disk (EFBIG, not a SIGXFSZ kill)."""
+    import resource
+    import signal
+
+    def setup() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    return setup
+
+
+@pytest.mark.parametrize("command, out, prefix", [
+    (["selfplay", "--games", "2", "--target", "30", "--observations", "--out"], "d", "game-"),
+    (["tournament", "random", "random", "--deals", "2", "--target", "30", "--records"], "r", "match-"),
+])
+def test_a_file_that_cannot_be_written_is_one_line_and_exit_2(command, out, prefix, tmp_path):
+    """A full disk (here: a file size limit) while the games are written: one line naming the file and
+    the reason, exit 2, no traceback, and no temporary file left beside the records."""
+    import subprocess
+    import sys
+
+    argv = [sys.executable, "-m", "belot.cli", *command, str(tmp_path / out)]
+    p = subprocess.run(argv, capture_output=True, text=True, preexec_fn=_limited_files(1000), timeout=120)
+    assert p.returncode == 2, p.stderr
+    name = "belot selfplay" if command[0] == "selfplay" else "belot tournament"
+    assert p.stderr.startswith(f"{name}: cannot write {tmp_path / out / prefix}"), p.stderr
+    assert p.stderr.count("\n") == 1 and "File too large" in p.stderr
+    assert not [n for n in os.listdir(tmp_path / out) if n.endswith(".tmp")]

@@ -114,6 +114,8 @@ def run(args: argparse.Namespace) -> int:
     except BotFailure as e:
         print(f"{PROG}: {e}", file=sys.stderr)
         return 1
+    except OSError as e:  # a file that cannot be written: a full disk, a directory removed meanwhile
+        return fail(f"cannot write {e.filename}: {e.strerror}")
     finally:
         runner.close()
     what = "records and observations" if args.observations else "records"

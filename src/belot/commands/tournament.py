@@ -93,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
     except BotFailure as e:
         print(f"{PROG}: {e}", file=sys.stderr)
         return 1
+    except OSError as e:  # a record that cannot be written: a full disk, a directory removed meanwhile
+        return fail(f"cannot write {e.filename}: {e.strerror}")
     finally:
         runner.close()
     figures = result.figures()
@@ -132,12 +134,14 @@ def write_pair_records(directory: str, pair) -> None:  # type: ignore[no-untyped
 
 
 def write_whole(path: str, data: bytes) -> None:
-    """Write whole or not at all: a temporary file renamed into place."""
+    """Write whole or not at all: a temporary file renamed into place.  An OSError names ``path``."""
     tmp = path + ".tmp"
     try:
         with open(tmp, "wb") as f:
             f.write(data)
         os.replace(tmp, path)
+    except OSError as e:
+        raise OSError(e.errno, e.strerror, path) from None
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
