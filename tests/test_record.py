@@ -208,6 +208,39 @@ def test_random_match_cli_is_reproducible_and_replays(tmp_path, capsys):
     assert isinstance(m, Match) and m.is_over
 
 
+def test_record_out_is_written_where_the_path_leads(tmp_path, capsys):
+    """``--out`` through a symbolic link writes the file it points to (the link stays); a FIFO (as
+    /dev/stdout may be) gets the record and stays a FIFO; a new file gets the usual mode (the
+    umask's), not a temporary file's 0600; a directory is one line and exit 2."""
+    import os
+    import stat
+    import threading
+
+    assert main(["random-match", "--seed", "7"]) == 0
+    expected = capsys.readouterr().out.rstrip("\n")
+    target, link = tmp_path / "target.json", tmp_path / "link.json"
+    target.write_text("old")
+    link.symlink_to(target)
+    assert main(["random-match", "--seed", "7", "--out", str(link)]) == 0
+    assert link.is_symlink() and target.read_text(encoding="utf-8") == expected
+    fifo, got = tmp_path / "fifo", []
+    os.mkfifo(fifo)
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text(encoding="utf-8")), daemon=True)
+    reader.start()
+    assert main(["random-match", "--seed", "7", "--out", str(fifo)]) == 0
+    reader.join(10)
+    assert got == [expected] and stat.S_ISFIFO(os.stat(fifo).st_mode)
+    old = os.umask(0o027)
+    try:
+        assert main(["random-match", "--seed", "7", "--out", str(tmp_path / "new.json")]) == 0
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(os.stat(tmp_path / "new.json").st_mode) == 0o640
+    assert main(["random-match", "--seed", "7", "--out", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == f"belot random-match: cannot write {tmp_path}: Is a directory\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo", "link.json", "new.json", "target.json"]
+
+
 # -- bad records from the whole input space ------------------------------------------------------
 
 _JSON = st.recursive(

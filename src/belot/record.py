@@ -297,13 +297,21 @@ def dumps(match: Match, players: list[str] | None = None) -> str:
 
 
 def write(match: Match, path: str, players: list[str] | None = None) -> None:
-    """Write the record atomically (a crash never leaves half a record)."""
+    """Write the record atomically (a crash never leaves half a record): a temporary file beside it,
+    made with the mode of any new file, renamed into place.  A symbolic link is written through to
+    its target; a path that is not a regular file (a FIFO, /dev/stdout) is written to directly,
+    never replaced."""
     import os
-    import tempfile
+    import secrets
 
     text = dumps(match, players)
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".belot-", suffix=".tmp")
+    if os.path.exists(path) and not os.path.isfile(path):
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return
+    path = os.path.realpath(path)
+    tmp = os.path.join(os.path.dirname(path), f".belot-{secrets.token_hex(8)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies, as to any new file
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
