@@ -2,6 +2,7 @@
 
 import copy
 import json
+import os
 import subprocess
 import sys
 
@@ -239,6 +240,47 @@ def test_record_out_is_written_where_the_path_leads(tmp_path, capsys):
     assert main(["random-match", "--seed", "7", "--out", str(tmp_path)]) == 2
     assert capsys.readouterr().err == f"belot random-match: cannot write {tmp_path}: Is a directory\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo", "link.json", "new.json", "target.json"]
+
+
+@pytest.mark.parametrize("encoding, name", [("latin-1", "Иван"), ("ascii", "Ayşe")])
+def test_output_the_terminal_cannot_encode_is_escaped_not_a_traceback(examples_dir, tmp_path, encoding, name):
+    """A player's name that standard output's encoding lacks (a Cyrillic name on a Latin-1 terminal,
+    a redirect in the C locale of an older system) is written with backslash escapes; the command
+    still prints its results and exits 0."""
+    doc = load_example(examples_dir, 1)
+    doc["players"] = [name] * 4
+    p = tmp_path / "named.json"
+    p.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    env = {**os.environ, "PYTHONIOENCODING": f"{encoding}:strict"}
+    for extra in ([], ["--json"]):
+        proc = subprocess.run([sys.executable, "-m", "belot", "replay", str(p), *extra],
+                              capture_output=True, env=env, timeout=60)
+        assert proc.returncode == 0 and proc.stderr == b"", proc.stderr.decode(errors="replace")[-300:]
+        if extra:
+            assert json.loads(proc.stdout)["winner"] == 0
+        else:
+            assert b"team 0 (" + name.encode("ascii", "backslashreplace") + b" and " in proc.stdout
+
+
+def test_a_player_name_that_is_not_text_is_a_record_error(examples_dir, capsys):
+    """JSON can spell a lone UTF-16 surrogate ("\\ud800"), which is no character: such a name could
+    never be printed or written back as UTF-8, so the record is refused, naming it."""
+    doc = load_example(examples_dir, 1)
+    doc["players"][2] = "Ali\ud800"
+    with pytest.raises(RecordError, match=r"players: 'Ali\\ud800' is not text"):
+        replay(doc)
+
+
+def test_a_record_on_standard_input_must_be_utf8(monkeypatch, capsys):
+    """``-`` reads the bytes of standard input: bytes that are not UTF-8 are refused as they are in a
+    file, whatever the locale decodes standard input with."""
+    import io
+
+    fake = io.TextIOWrapper(io.BytesIO(b'{"format": "belot-record/1", "players": ["\xff", "b", "c", "d"], "deals": []}'),
+                            encoding="utf-8", errors="surrogateescape")
+    monkeypatch.setattr(sys, "stdin", fake)
+    assert main(["replay", "-"]) == 2
+    assert capsys.readouterr().err == "belot replay: -: the record is not UTF-8 text\n"
 
 
 # -- bad records from the whole input space ------------------------------------------------------

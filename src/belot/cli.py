@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import io
 import pkgutil
 import sys
 from collections.abc import Sequence
@@ -26,6 +27,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # A name the terminal's encoding lacks (a Cyrillic player on a Latin-1 terminal, a file name
+    # that is not UTF-8) is printed as a backslash escape rather than ending the command.
+    if isinstance(sys.stdout, io.TextIOWrapper) and sys.stdout.errors == "strict":
+        sys.stdout.reconfigure(errors="backslashreplace")
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -86,7 +86,9 @@ def read(source: str) -> Any:
     wrong with the text (not UTF-8, not JSON); OSError, that the file cannot be read."""
     try:
         if source == "-":
-            text = sys.stdin.read()
+            # the bytes, decoded as a file is: not with the locale's encoding or its surrogateescape
+            stdin = getattr(sys.stdin, "buffer", None)
+            text = stdin.read().decode("utf-8") if stdin is not None else sys.stdin.read()
         else:
             with open(source, encoding="utf-8") as f:
                 text = f.read()
@@ -132,6 +134,11 @@ def replay(doc: Any) -> Match:
         not isinstance(players, list) or len(players) != 4 or not all(isinstance(p, str) for p in players)
     ):
         raise RecordError("players must be a list of four names")
+    for name in players or ():
+        try:
+            name.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate, which JSON can spell as "\ud800"
+            raise RecordError(f"players: {shown(name)} is not text") from None
     target = doc.get("target", 151)
     if not isinstance(target, int) or isinstance(target, bool) or target <= 0:
         raise RecordError(f"target must be a positive whole number, not {shown(target)}")
