@@ -3,12 +3,17 @@ files for the same seed, and CLI errors."""
 
 from __future__ import annotations
 
+import json
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from belot.cli import main
+from belot.contracts import KNOWN_OPTIONS, Rules, UnsupportedOption
 from belot.game import NUM_ACTIONS, Match
 from belot.record import load
 
@@ -19,32 +24,78 @@ def test_selfplay_writes_replayable_records_and_observations(tmp_path, capsys):
                  "--seed", "3", "--target", "60", "--observations"]) == 0
     assert "2 games" in capsys.readouterr().out
     assert sorted(os.listdir(out)) == ["game-000000.json", "game-000000.npz", "game-000001.json", "game-000001.npz"]
-    from belot.env.encoding import SIZE, encode
-
     for g in range(2):
-        match = load(str(out / f"game-{g:06d}.json"))
-        assert match.is_over
-        data = np.load(out / f"game-{g:06d}.npz")
-        obs, masks, actions = data["observations"], data["action_masks"], data["actions"]
-        seats, deals = data["seats"], data["deal_index"]
-        assert obs.shape == (len(actions), SIZE) and masks.shape == (len(actions), NUM_ACTIONS)
-        # Every action taken is one the mask allows, and the record holds them in the same order.
-        assert masks[np.arange(len(actions)), actions].all()
-        replayed = Match(target=60)
-        i = 0
-        for d in match.deals:
-            replayed.deal(d.dealt, d.dealer)
-            for seat, action in zip(d.actors, d.actions):
-                assert (int(seats[i]), int(actions[i])) == (seat, action)
-                if i % 37 == 0:  # spot-check the stored observation against the encoder
-                    np.testing.assert_array_equal(obs[i], encode(replayed.view(seat)))
-                replayed.apply(action)
-                i += 1
-        assert i == len(actions)
-        points = data["deal_points"]
-        assert [tuple(p) for p in points] == [r.points for r in match.results]
-        team = seats.astype(int) & 1
-        np.testing.assert_array_equal(data["rewards"], points[deals, team] - points[deals, 1 - team])
+        check_game(out / f"game-{g:06d}", capsys)
+
+
+def check_game(base: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, int]:
+    """One game's files read back: the record replays (``belot replay --json``) to the deal points of
+    the .npz, whose arrays are one row a decision, in the record's order, each observation and mask
+    the encoder's for that seat's view under the record's house rules, each action allowed by its
+    mask, each reward the module doc's; ``belot solve`` reads a position of it.  Returns the numbers
+    of deals and decisions."""
+    from belot.env.encoding import SIZE, action_mask, encode
+
+    match = load(f"{base}.json")
+    assert match.is_over
+    capsys.readouterr()
+    assert main(["replay", f"{base}.json", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    data = np.load(f"{base}.npz")
+    obs, masks, actions = data["observations"], data["action_masks"], data["actions"]
+    seats, deals = data["seats"], data["deal_index"]
+    n = len(actions)
+    assert obs.shape == (n, SIZE) and masks.shape == (n, NUM_ACTIONS) and len(seats) == len(deals) == n
+    assert masks[np.arange(n), actions].all()
+    replayed = Match(match.rules, match.start_target)
+    i = 0
+    for j, d in enumerate(match.deals):
+        replayed.deal(d.dealt, d.dealer)
+        for seat, action in zip(d.actors, d.actions):
+            assert (int(seats[i]), int(actions[i]), int(deals[i])) == (seat, action, j)
+            view = replayed.view(seat)
+            np.testing.assert_array_equal(obs[i], encode(view))
+            np.testing.assert_array_equal(masks[i], action_mask(view))
+            replayed.apply(action)
+            i += 1
+    assert i == n
+    points = data["deal_points"]
+    assert [tuple(p) for p in points] == [r.points for r in match.results] == [tuple(d["points"]) for d in shown["deals"]]
+    assert shown["score"] == [int(x) for x in points.sum(axis=0)] and shown["winner"] == match.winner
+    team = seats.astype(int) & 1
+    np.testing.assert_array_equal(data["rewards"], points[deals, team] - points[deals, 1 - team])
+    played = [i for i, d in enumerate(match.deals) if d.trick_winners]
+    if played:  # the last position before the last trick of a deal that was played
+        k = len(match.deals[played[-1]].trick_winners) * 4 - 4
+        assert main(["solve", f"{base}.json", "--deal", str(played[-1]), "--at", str(k), "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["objective"] == "card-points"
+    return len(match.deals), n
+
+
+_OPTIONS = sorted(KNOWN_OPTIONS - {"OPT-LATE-DECLARE"})
+
+
+@settings(max_examples=15, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**64), options=st.lists(st.sampled_from(_OPTIONS), max_size=4, unique=True),
+       bots=st.sampled_from([["heuristic", "random"], ["random"], ["random", "heuristic", "heuristic", "random"]]))
+def test_every_file_reads_back_under_the_house_rules(seed, options, bots, tmp_path_factory, capsys):
+    """Whatever the seed, the bots and the house rules: each game's files read back (check_game), and
+    the line selfplay prints counts the deals and decisions they hold."""
+    try:
+        Rules.from_options(options)
+    except UnsupportedOption:
+        assume(False)
+    out = tmp_path_factory.mktemp("selfplay") / "d"
+    argv = ["selfplay", "--games", "4", "--out", str(out), "--observations", "--target", "31",
+            "--seed", str(seed), "--bots", *bots, *[x for o in options for x in ("--option", o)]]
+    assert main(argv) == 0
+    said = capsys.readouterr().out
+    figures = [check_game(out / f"game-{g:06d}", capsys) for g in range(4)]
+    deals, decisions = sum(f[0] for f in figures), sum(f[1] for f in figures)
+    assert said == f"4 games, {deals} deals, {decisions} decisions: records and observations written to {out}\n"
+    for g in range(4):
+        assert load(str(out / f"game-{g:06d}.json")).rules.options == tuple(options)
 
 
 def test_two_bots_alternate_teams_on_the_same_deals(tmp_path):
