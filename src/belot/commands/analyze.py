@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from . import _argtypes as argtypes
+from ._fail import Fail, fail, read_record
 
 PROG = "belot analyze"
 
@@ -28,22 +28,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--jobs", type=argtypes.jobs, default=1, help="worker processes (default 1); figures do not depend on it")
     p.add_argument("--seed", type=argtypes.seed, default=0, help="seed of the sampled worlds (default 0)")
     p.set_defaults(func=run)
-
-
-class _Fail(Exception):
-    pass
-
-
-def _read(file: str) -> Any:
-    from ..errors import RecordError
-    from ..record import read
-
-    try:
-        return read(file)
-    except OSError as e:
-        raise _Fail(f"cannot read {file}: {e.strerror}") from None
-    except RecordError as e:
-        raise _Fail(str(e)) from None
 
 
 def _players(doc: Any) -> list[str]:
@@ -78,24 +62,23 @@ def run(args: argparse.Namespace) -> int:
     from ..record import replay
 
     try:
-        doc = _read(args.file)
+        doc = read_record(args.file)
         try:
             match = replay(doc)
         except (RecordError, ValueError) as e:
-            raise _Fail(f"not a valid record: {e}") from None
+            raise Fail(f"not a valid record: {e}") from None
         done = analyzable(match)
         if args.deal is not None:
             if not 0 <= args.deal < len(match.deals):
-                raise _Fail(f"--deal {args.deal} is out of range: the record has {len(match.deals)} deals"
+                raise Fail(f"--deal {args.deal} is out of range: the record has {len(match.deals)} deals"
                             + (f" (0-{len(match.deals) - 1})" if match.deals else ""))
             if args.deal not in done:
-                raise _Fail(f"deal {args.deal} is not finished: only finished deals can be analysed")
+                raise Fail(f"deal {args.deal} is not finished: only finished deals can be analysed")
             done = [args.deal]
         if not done:
-            raise _Fail("the record has no finished deal")
-    except _Fail as e:
-        print(f"{PROG}: {e}", file=sys.stderr)
-        return 2
+            raise Fail("the record has no finished deal")
+    except Fail as e:
+        return fail(PROG, str(e))
     players = _players(doc)
     total = sum(len(decisions_of(match.deals[i])) for i in done)
     results = _analyse(doc, match, done, args.seed, args.jobs, total)

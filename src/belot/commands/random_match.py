@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 
 from ..contracts import Rules
 from . import _argtypes as argtypes
+from ._fail import fail
 from ._options import add_option_argument, rules_from
 
 
@@ -41,8 +41,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             write(match, args.out)
         except OSError as e:
-            print(f"belot random-match: cannot write {args.out}: {e.strerror}", file=sys.stderr)
-            return 2
+            return fail("belot random-match", f"cannot write {args.out}: {e.strerror}")
     else:
         print(dumps(match))
     return 0

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
+
+from ._fail import Fail, fail, read_record
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -16,16 +17,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import RecordError
-    from ..record import load, results
+    from ..record import replay, results
 
     try:
-        match = load(args.file)
-    except RecordError as e:
-        print(f"belot replay: {e}", file=sys.stderr)
-        return 2
-    except OSError as e:
-        print(f"belot replay: cannot read {args.file}: {e.strerror}", file=sys.stderr)
-        return 2
+        match = replay(read_record(args.file))
+    except (Fail, RecordError) as e:
+        return fail("belot replay", str(e))
     doc = results(match)
     if args.json:
         print(json.dumps(doc, ensure_ascii=False, indent=1))

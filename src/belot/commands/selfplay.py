@@ -16,6 +16,7 @@ import os
 import sys
 
 from . import _argtypes as argtypes
+from ._fail import fail
 from ._options import add_option_argument, rules_from
 
 PROG = "belot selfplay"
@@ -45,11 +46,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=run, parser=p)
 
 
-def fail(message: str) -> int:
-    print(f"{PROG}: {message}", file=sys.stderr)
-    return 2
-
-
 def game_specs(bots: list[str], games: int, seed: int, target: int, observations: bool,  # type: ignore[no-untyped-def]
                options: tuple[str, ...] = ()):
     """The MatchSpec of each game, in order (see the module doc for the seating)."""
@@ -72,24 +68,24 @@ def run(args: argparse.Namespace) -> int:
     from .tournament import prepare_dir, write_whole
 
     if len(args.bots) not in (1, 2, 4):
-        return fail(f"--bots takes 1, 2 or 4 names, not {len(args.bots)}")
+        return fail(PROG, f"--bots takes 1, 2 or 4 names, not {len(args.bots)}")
     try:
         bots = [bot_key(b) for b in args.bots]
     except ValueError as e:
-        return fail(str(e))
+        return fail(PROG, str(e))
     options = rules_from(args.parser, args).options
     if args.observations:
         try:
             import belot.env.encoding  # noqa: F401
         except ImportError as e:
-            return fail(f"--observations needs belot.env.encoding and numpy: {e}")
+            return fail(PROG, f"--observations needs belot.env.encoding and numpy: {e}")
     problem = prepare_dir(args.out, "game-")
     if problem:
-        return fail(f"--out: {problem}")
+        return fail(PROG, f"--out: {problem}")
     try:
         runner = make_runner(args.jobs, False if args.ray is None else args.ray)
     except RayUnavailable as e:
-        return fail(str(e))
+        return fail(PROG, str(e))
 
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -115,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{PROG}: {e}", file=sys.stderr)
         return 1
     except OSError as e:  # a file that cannot be written: a full disk, a directory removed meanwhile
-        return fail(f"cannot write {e.filename}: {e.strerror}")
+        return fail(PROG, f"cannot write {e.filename}: {e.strerror}")
     finally:
         runner.close()
     what = "records and observations" if args.observations else "records"

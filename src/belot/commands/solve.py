@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from . import _argtypes as argtypes
+from ._fail import Fail, fail, read_record
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -29,10 +29,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=run)
 
 
-class _Fail(Exception):
-    pass
-
-
 def _position(doc: Any, deal: int | None, at: int | None) -> tuple[Any, int, int]:
     """Replay the record up to the asked position; return (deal state, deal index, play index)."""
     from ..errors import RecordError
@@ -40,51 +36,42 @@ def _position(doc: Any, deal: int | None, at: int | None) -> tuple[Any, int, int
     from ..record import replay
 
     if not isinstance(doc, dict) or not isinstance(doc.get("deals"), list):
-        raise _Fail("the record must be a JSON object with a list of deals")
+        raise Fail("the record must be a JSON object with a list of deals")
     deals = doc["deals"]
     if not deals:
-        raise _Fail("the record has no deal")
+        raise Fail("the record has no deal")
     n = len(deals) - 1 if deal is None else deal
     if not 0 <= n < len(deals):
-        raise _Fail(f"--deal {deal} is out of range: the record has {len(deals)} deals (0-{len(deals) - 1})")
+        raise Fail(f"--deal {deal} is out of range: the record has {len(deals)} deals (0-{len(deals) - 1})")
     target = deals[n]
     play = target.get("play", []) if isinstance(target, dict) else []
     if not isinstance(play, list):
-        raise _Fail(f"deal {n}: play must be a list of cards")
+        raise Fail(f"deal {n}: play must be a list of cards")
     k = len(play) if at is None else at
     if not 0 <= k <= len(play):
-        raise _Fail(f"--at {at} is out of range: deal {n} has {len(play)} plays (positions 0-{len(play)})")
+        raise Fail(f"--at {at} is out of range: deal {n} has {len(play)} plays (positions 0-{len(play)})")
     cut = dict(doc)
     cut["deals"] = [*deals[:n], dict(target, play=play[:k])] if isinstance(target, dict) else deals[: n + 1]
     try:
         match = replay(cut)
     except RecordError as e:
-        raise _Fail(str(e)) from None
+        raise Fail(str(e)) from None
     d = match.deals[-1]
     if d.phase != PLAY:
         why = "the deal is over" if d.is_over else "the auction is not over"
-        raise _Fail(f"deal {n} before play[{k}] is not in the play phase: {why}")
+        raise Fail(f"deal {n} before play[{k}] is not in the play phase: {why}")
     return d, n, k
 
 
 def run(args: argparse.Namespace) -> int:
     from ..cards import CARD_NAMES
     from ..contracts import CONTRACT_NAMES
-    from ..errors import RecordError
-    from ..record import read
     from ..solver import Position, Solver
 
     try:
-        try:
-            doc = read(args.file)
-        except OSError as e:
-            raise _Fail(f"cannot read {args.file}: {e.strerror}") from None
-        except RecordError as e:
-            raise _Fail(str(e)) from None
-        d, n, k = _position(doc, args.deal, args.at)
-    except _Fail as e:
-        print(f"belot solve: {e}", file=sys.stderr)
-        return 2
+        d, n, k = _position(read_record(args.file), args.deal, args.at)
+    except Fail as e:
+        return fail("belot solve", str(e))
     pos = Position.from_deal(d)
     values = Solver().card_values(pos)
     ranked = sorted(values.items(), key=lambda cv: (-cv[1], cv[0]))

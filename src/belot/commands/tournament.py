@@ -14,6 +14,7 @@ import os
 import sys
 
 from . import _argtypes as argtypes
+from ._fail import fail
 from ._options import add_option_argument, rules_from
 
 PROG = "belot tournament"
@@ -46,11 +47,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=run, parser=p)
 
 
-def fail(message: str) -> int:
-    print(f"{PROG}: {message}", file=sys.stderr)
-    return 2
-
-
 def prepare_dir(path: str, prefix: str) -> str | None:
     """Create DIR if needed; an error message when it cannot be used or already holds files
     named ``prefix*`` (earlier output is never overwritten)."""
@@ -74,12 +70,12 @@ def run(args: argparse.Namespace) -> int:
         try:
             bot_key(name)
         except ValueError as e:
-            return fail(str(e))
+            return fail(PROG, str(e))
     options = rules_from(args.parser, args).options
     if args.records:
         problem = prepare_dir(args.records, "match-")
         if problem:
-            return fail(f"--records: {problem}")
+            return fail(PROG, f"--records: {problem}")
     spec = TournamentSpec(
         bot_a=bot_key(args.bot_a), bot_b=bot_key(args.bot_b), deals=args.deals, seed=args.seed,
         target=args.target, records=bool(args.records), options=options,
@@ -87,14 +83,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         runner = make_runner(args.jobs, False if args.ray is None else args.ray)
     except RayUnavailable as e:
-        return fail(str(e))
+        return fail(PROG, str(e))
     try:
         result = _run_with_progress(spec, runner, args.records)
     except BotFailure as e:
         print(f"{PROG}: {e}", file=sys.stderr)
         return 1
     except OSError as e:  # a record that cannot be written: a full disk, a directory removed meanwhile
-        return fail(f"cannot write {e.filename}: {e.strerror}")
+        return fail(PROG, f"cannot write {e.filename}: {e.strerror}")
     finally:
         runner.close()
     figures = result.figures()

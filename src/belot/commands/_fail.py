@@ -1,0 +1,30 @@
+"""How a command stops on bad input or a file it cannot use: one line on standard error,
+``belot COMMAND: what was wrong``, and exit status 2."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+
+class Fail(Exception):
+    """Raised inside a command: its message is the line `fail` prints."""
+
+
+def fail(prog: str, message: str) -> int:
+    """Print ``prog: message`` on standard error; return the exit status, 2."""
+    print(f"{prog}: {message}", file=sys.stderr)
+    return 2
+
+
+def read_record(file: str) -> Any:
+    """The JSON document of the record ``file`` (``-``: standard input); Fail says why it cannot be read."""
+    from ..errors import RecordError
+    from ..record import read
+
+    try:
+        return read(file)
+    except OSError as e:
+        raise Fail(f"cannot read {file}: {e.strerror}") from None
+    except RecordError as e:
+        raise Fail(str(e)) from None
