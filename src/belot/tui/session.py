@@ -54,7 +54,7 @@ from .render import (
     render_table,
     trick_text,
 )
-from .text import RANK_LABELS, Words, parse_card_text
+from .text import RANK_LABELS, Words, parse_card_text, parse_number
 
 FAST_BOTS = ("pimc", "heuristic", "random")  # strongest first; each answers within a second
 
@@ -330,7 +330,10 @@ class Game:
         action = card
         if BELOTE_BASE + card in view.legal_actions:
             while True:
-                answer = self.words.yes_no(self.ask("tui.prompt.belote"), default=True)
+                text = self.ask("tui.prompt.belote")
+                if self.handle_command(text, view):
+                    continue
+                answer = self.words.yes_no(text, default=True)
                 if answer is not None:
                     break
                 self.say("tui.err.yes_no", style="red")
@@ -347,8 +350,8 @@ class Game:
             text = self.ask("tui.prompt.call")
             if self.handle_command(text, view):
                 continue
-            if text.isdigit():
-                n = int(text)
+            n = parse_number(text)
+            if n is not None:
                 if 1 <= n <= len(calls):
                     return CALL_BASE + call_slot(calls[n - 1])
                 self.say("tui.err.number", style="red", n=len(calls))
@@ -370,8 +373,8 @@ class Game:
             if self.handle_command(text, view):
                 self.console.print(hand_line(view, self.words, True))
                 continue
-            if text.isdigit() and not parse_card_text(text):
-                n = int(text)
+            n = parse_number(text)
+            if n is not None and parse_card_text(text) is None:
                 if 1 <= n <= len(legal):
                     return legal[n - 1]
                 self.say("tui.err.number", style="red", n=len(legal))
@@ -409,10 +412,11 @@ class Game:
                 continue
             if not text:
                 return chosen or best
-            if text == "0":
+            n = parse_number(text)
+            if n == 0:
                 return chosen
-            if text.isdigit() and 1 <= int(text) <= len(options):
-                chosen.append(options[int(text) - 1])
+            if n is not None and 1 <= n <= len(options):
+                chosen.append(options[n - 1])
                 continue
             self.say("tui.err.number", style="red", n=len(options))
 

@@ -142,6 +142,16 @@ class Words:
         return None
 
 
+def parse_number(text: str) -> int | None:
+    """A choice typed as a number, or None: ASCII digits only (``²`` from an AltGr key and ``٣`` are
+    digits to `str.isdigit` but not to `int`), and a number of more than nine digits is read as 10**9,
+    out of every range (`int` refuses 4,300 digits and more)."""
+    if not (text.isascii() and text.isdigit()):
+        return None
+    digits = text.lstrip("0") or "0"
+    return int(digits) if len(digits) <= 9 else 10**9
+
+
 def parse_card_text(text: str) -> int | None:
     """A card from ``JH``, ``jh``, ``10h``, ``TH`` or ``J♥``; None when it names no card."""
     key = text.strip()
