@@ -81,3 +81,17 @@ def test_quit_help_and_last_work_at_the_belote_prompt(tmp_path: Path) -> None:
     text = out.getvalue()
     assert "Commands: last" in text and "No trick has been played yet." in text
     assert "Please answer y or n." not in text and "belot play --resume" in text
+
+
+def test_an_error_quotes_at_most_40_characters_of_the_text_and_no_control_characters(tmp_path: Path) -> None:
+    """A pasted escape sequence is not sent back to the terminal (``ESC[2J`` would clear it, ``ESC]52``
+    write the clipboard), and a pasted page is quoted as one short line, as the record errors quote."""
+    out = io.StringIO()
+    pasted = "\x1b[2J\x1b]52;c;aGk=\x07" + "x" * 100_000
+    game = _game(tmp_path, [pasted, "D", "0", "\x1b[31mred\x9b"], out)
+    assert game.run() == 0
+    text = out.getvalue()
+    assert "\x1b" not in text and "\x07" not in text and "\x9b" not in text
+    call_error = next(line for line in text.splitlines() if "is not a call" in line)
+    assert call_error.startswith('"\\x1b[2J\\x1b]52;c;aGk=\\x07xxx') and len(call_error) < 120
+    assert '"\\x1b[31mred\\x9b" is not a card' in text

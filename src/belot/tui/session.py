@@ -54,7 +54,7 @@ from .render import (
     render_table,
     trick_text,
 )
-from .text import RANK_LABELS, Words, parse_card_text, parse_number
+from .text import RANK_LABELS, Words, parse_card_text, parse_number, typed
 
 FAST_BOTS = ("pimc", "heuristic", "random")  # strongest first; each answers within a second
 
@@ -360,7 +360,7 @@ class Game:
             if call == KONTRA and SURKONTRA in calls:
                 call = SURKONTRA
             if call is None:
-                self.say("tui.err.unknown_call", style="red", text=text)
+                self.say("tui.err.unknown_call", style="red", text=typed(text))
             elif call not in calls:
                 self.say("tui.err.call_not_now", style="red", call=self.words.call(call))
             else:
@@ -383,7 +383,7 @@ class Game:
             if card is None:
                 card = self.words.parse_card_words(text)  # "sinek 8", "kupa papaz", "hearts 8"
             if card is None:
-                self.say("tui.err.unknown_card", style="red", text=text)
+                self.say("tui.err.unknown_card", style="red", text=typed(text))
             elif card not in view.hand:
                 self.say("tui.err.not_in_hand", style="red", card=card_text(card).plain)
             elif card not in legal:
