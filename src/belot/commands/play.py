@@ -89,4 +89,8 @@ def run(args: argparse.Namespace) -> int:
             return 0
         seed = random.SystemRandom().randrange(2**31)
         players = list(setup.match.players or [])
-        setup = new_setup(seed, setup.match.start_target, players, data_dir(), setup.match.rules)
+        try:
+            setup = new_setup(seed, setup.match.start_target, players, data_dir(), setup.match.rules)
+        except OSError as e:
+            print(f"belot play: cannot save the game in {data_dir()}: {e.strerror or e}", file=sys.stderr)
+            return 1

@@ -115,6 +115,10 @@ def hold_interrupt() -> Iterator[None]:
             raise KeyboardInterrupt
 
 
+class SaveError(Exception):
+    """The record could not be written (the directory removed, the disk full); says which and why."""
+
+
 class Quit(Exception):
     """The player asked to stop (``quit``, or the end of input)."""
 
@@ -158,7 +162,10 @@ class Game:
         return self._read(Text(self.t(key, **fields) + " > ", style="bold")).strip()
 
     def save(self) -> None:
-        write(self.match, self.path)
+        try:
+            write(self.match, self.path)
+        except OSError as e:
+            raise SaveError(f"cannot save the game in {self.path}: {e.strerror or e}") from None
 
     def apply(self, actions: list[int]) -> None:
         with hold_interrupt():
@@ -181,7 +188,8 @@ class Game:
     # -- the match -----------------------------------------------------------------------------
 
     def run(self) -> int:
-        """Play to the end of the match; 0 when it ended or the player quit, 130 on Ctrl-C."""
+        """Play to the end of the match; 0 when it ended or the player quit, 130 on Ctrl-C, 1 when a
+        bot broke a rule or the game could not be saved."""
         try:
             self.loop()
         except KeyboardInterrupt:
@@ -194,6 +202,9 @@ class Game:
             self.say("tui.saved_at", path=self.path)
             self.say("tui.resume_hint", command=self.resume_command())
             return 0
+        except SaveError as e:  # the record on disk holds every action before this one
+            self.console.print(Text(f"belot play: {e}", style="bold red"), soft_wrap=True)
+            return 1
         except RuleError as e:  # a bot broke a rule: say so, the record up to here is saved
             self.console.print(Text(f"belot play: {e}", style="bold red"), soft_wrap=True)
             self.say("tui.saved_at", path=self.path)
