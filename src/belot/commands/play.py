@@ -48,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
     from ..bots import REGISTRY, bot_names
     from ..i18n import default_language
     from ..tui import Game, SetupError, default_bot, new_setup, resume_setup
+    from ..tui.render import fit_output
     from ..tui.session import data_dir
     from ..tui.text import Words
 
@@ -57,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
         if name.removeprefix("bot:") not in REGISTRY:
             return _fail(f"--{option}: unknown bot {name!r}; known bots: {', '.join(bot_names())}")
         bots[option] = "bot:" + name.removeprefix("bot:")
+    for stream in (sys.stdout, sys.stderr):
+        fit_output(stream)
     words = Words(args.lang or default_language())
     console = Console(highlight=False)
     rules = rules_from(args.parser, args)

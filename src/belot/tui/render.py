@@ -5,8 +5,11 @@ results of finished deals (which are public once the deal is over).
 
 from __future__ import annotations
 
+import codecs
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TextIO
 
 from rich.console import Group, RenderableType
 from rich.panel import Panel
@@ -21,7 +24,42 @@ from ..scoring import HANGING, INSIDE, MADE, REDEAL
 from .text import RANK_LABELS, SUIT_SYMBOLS, Words
 
 RED = {1, 2}  # diamonds, hearts
+# What an output that cannot encode a character shows instead: a suit as its record letter (J♥ is
+# shown JH, as it is typed), the table's punctuation in ASCII, Turkish ı as i.
+PLAIN = {**dict(zip(SUIT_SYMBOLS, "CDHS")), "·": "-", "–": "-", "→": "->", "▶": ">", "×": "x", "…": "...",
+         "„": '"', "“": '"', "ı": "i"}
+PLAIN_ERRORS = "belot.plain"
 BASE_SUIT_ORDER = (3, 2, 0, 1)  # ♠ ♥ ♣ ♦: colours alternate
+
+
+def _plain(error: UnicodeError) -> tuple[str, int]:
+    """The `PLAIN` replacement of what the output cannot encode; other letters without their accents
+    (ğ g, ş s), else ``?``."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    out = []
+    for ch in error.object[error.start : error.end]:
+        text = PLAIN.get(ch) or "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
+        try:
+            text.encode(error.encoding)
+        except UnicodeError:
+            text = "?"
+        out.append(text)
+    return "".join(out), error.end
+
+
+codecs.register_error(PLAIN_ERRORS, _plain)
+
+
+def fit_output(stream: TextIO) -> None:
+    """Make ``stream`` show what its encoding lacks in plain letters (`PLAIN`) rather than fail with
+    UnicodeEncodeError: an ASCII locale, or output redirected to a file on Windows (cp1252)."""
+    try:
+        "".join(SUIT_SYMBOLS).encode(stream.encoding or "ascii")
+    except (UnicodeError, LookupError):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors=PLAIN_ERRORS)
 
 
 @dataclass(frozen=True)
@@ -352,6 +390,6 @@ def calls_line(words: Words, calls: Sequence[int]) -> Text:
 
 
 __all__ = [
-    "Seating", "card_text", "hand_line", "numbered_cards", "render_summary", "render_table",
+    "Seating", "card_text", "fit_output", "hand_line", "numbered_cards", "render_summary", "render_table",
     "score_sheet", "sort_hand", "suit_order", "trick_text", "calls_line",
 ]

@@ -1,0 +1,56 @@
+"""The terminal game against its surroundings: a record that cannot be written (the games directory
+removed, the disk full), an output without the suit symbols, a dumb terminal: one clear message or a
+plain rendering, never a traceback."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from rich.text import Text
+
+from belot.tui.session import Game, new_setup
+from belot.tui.text import Words
+
+
+def test_a_game_that_cannot_be_saved_stops_with_a_message_not_a_traceback(tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    setup = new_setup(7, 151, ["me", "bot:random", "bot:random", "bot:random"], str(games))
+
+    def read(prompt: Text) -> str:
+        shutil.rmtree(games)  # someone cleans up the data directory while the game waits for the person
+        return "1"
+
+    out = io.StringIO()
+    code = Game(setup, Words("en"), Console(file=out, width=100), 0, read).run()
+    assert code == 1
+    text = out.getvalue()
+    assert f"belot play: cannot save the game in {setup.path}: No such file or directory" in text
+    assert not games.exists()
+
+
+def _play(tmp: Path, stdin: str, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    environ = dict(os.environ, BELOT_DATA_DIR=str(tmp), COLUMNS="80", **env)
+    argv = [sys.executable, "-m", "belot", "play", "--pause", "0", "--partner", "random", "--opponents", "random", *args]
+    return subprocess.run(argv, input=stdin.encode(), capture_output=True, env=environ, timeout=60, check=False)  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1", "cp1252"])
+def test_a_terminal_without_the_suit_symbols_shows_cards_as_they_are_typed(tmp_path: Path, encoding: str) -> None:
+    """An output that cannot encode ♣♦♥♠ (LC_ALL=C without UTF-8 coercion, output redirected to a
+    file on Windows): cards are shown as their record letters (``QH``, the way they are typed), the
+    rest of the text degrades to plain letters, and the game is playable, not a UnicodeEncodeError."""
+    out = _play(tmp_path, "1\nquit\n", "--seed", "7", "--lang", "en", PYTHONIOENCODING=encoding)
+    assert out.returncode == 0, out.stderr.decode(errors="replace")[-2000:]
+    assert b"Traceback" not in out.stderr
+    screen = out.stdout.decode(encoding)
+    hand = next(line for line in screen.splitlines() if line.startswith("Your hand:"))
+    assert re.fullmatch(r"Your hand:( +(\d:)?(10|[789JQKA])[CDHS])+ *", hand), hand
+    assert "belot play --resume" in screen
