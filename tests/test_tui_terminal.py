@@ -54,3 +54,23 @@ def test_a_terminal_without_the_suit_symbols_shows_cards_as_they_are_typed(tmp_p
     hand = next(line for line in screen.splitlines() if line.startswith("Your hand:"))
     assert re.fullmatch(r"Your hand:( +(\d:)?(10|[789JQKA])[CDHS])+ *", hand), hand
     assert "belot play --resume" in screen
+
+
+def test_a_dumb_terminal_of_40_columns_gets_a_table_40_columns_wide(tmp_path: Path) -> None:
+    """TERM=dumb (Emacs' M-x shell, some IDE consoles) is measured like any terminal: Rich alone takes
+    it to be 80 columns wide, and an 80-column table in a 40-column window wraps into garbage."""
+    pexpect = pytest.importorskip("pexpect")
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env.update(BELOT_DATA_DIR=str(tmp_path), TERM="dumb")
+    argv = ["-m", "belot", "play", "--pause", "0", "--seed", "7", "--lang", "en",
+            "--partner", "random", "--opponents", "random"]
+    child = pexpect.spawn(sys.executable, argv, env=env, encoding="utf-8", dimensions=(30, 40), timeout=30)
+    out = io.StringIO()
+    child.logfile_read = out
+    child.expect_exact("Your call > ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    table = [line for line in out.getvalue().splitlines() if line[:1] in ("╭", "│", "╰")]
+    assert len(table) >= 8 and all(len(line) == 40 for line in table), table

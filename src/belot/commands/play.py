@@ -42,13 +42,12 @@ def _player_name() -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rich.console import Console
     from rich.text import Text
 
     from ..bots import REGISTRY, bot_names
     from ..i18n import default_language
     from ..tui import Game, SetupError, default_bot, new_setup, resume_setup
-    from ..tui.render import fit_output
+    from ..tui.render import TerminalConsole, fit_output
     from ..tui.session import data_dir
     from ..tui.text import Words
 
@@ -61,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     for stream in (sys.stdout, sys.stderr):
         fit_output(stream)
     words = Words(args.lang or default_language())
-    console = Console(highlight=False)
+    console = TerminalConsole(highlight=False)
     rules = rules_from(args.parser, args)
     if args.resume:
         for option in ("seed", "partner", "opponents", "target"):

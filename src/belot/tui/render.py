@@ -6,12 +6,13 @@ results of finished deals (which are public once the deal is over).
 from __future__ import annotations
 
 import codecs
+import shutil
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleDimensions, Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -60,6 +61,24 @@ def fit_output(stream: TextIO) -> None:
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(errors=PLAIN_ERRORS)
+
+
+class TerminalConsole(Console):
+    """Rich's console, measuring a dumb terminal too: Rich takes TERM=dumb (Emacs' M-x shell, some IDE
+    consoles) to be 80 columns whatever its width, and an 80-column table wraps into garbage in a
+    narrower window.  Measured at each print, so a resized window is followed."""
+
+    @property
+    def size(self) -> ConsoleDimensions:
+        size = Console.size.fget(self)  # type: ignore[attr-defined]
+        if not self.is_dumb_terminal:
+            return size
+        columns, lines = shutil.get_terminal_size((size.width, size.height))  # $COLUMNS, else the tty
+        return ConsoleDimensions(columns, lines)
+
+    @size.setter
+    def size(self, new_size: tuple[int, int]) -> None:
+        Console.size.fset(self, new_size)  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
@@ -390,6 +409,6 @@ def calls_line(words: Words, calls: Sequence[int]) -> Text:
 
 
 __all__ = [
-    "Seating", "card_text", "fit_output", "hand_line", "numbered_cards", "render_summary", "render_table",
+    "Seating", "TerminalConsole", "card_text", "fit_output", "hand_line", "numbered_cards", "render_summary", "render_table",
     "score_sheet", "sort_hand", "suit_order", "trick_text", "calls_line",
 ]
