@@ -95,3 +95,15 @@ def test_an_error_quotes_at_most_40_characters_of_the_text_and_no_control_charac
     call_error = next(line for line in text.splitlines() if "is not a call" in line)
     assert call_error.startswith('"\\x1b[2J\\x1b]52;c;aGk=\\x07xxx') and len(call_error) < 120
     assert '"\\x1b[31mred\\x9b" is not a card' in text
+
+
+def test_messages_wrap_between_words_in_a_narrow_terminal(tmp_path: Path) -> None:
+    """At 40 columns a message is wrapped between words ("hearts" is not cut into "heart" / "s"); only
+    a line holding the record's path or the command to copy is left to the terminal to fold, so that
+    no newline is written into them."""
+    out = io.StringIO()
+    game = _game(tmp_path, ["help", "xyz"], out)
+    game.console = Console(file=out, width=40)
+    assert game.run() == 0
+    for line in out.getvalue().splitlines():
+        assert len(line) <= 40 or game.path in line, line

@@ -155,8 +155,10 @@ class Game:
         return self.words.t(key, **fields)
 
     def say(self, key: str, style: str = "", **fields: object) -> None:
-        # soft_wrap: a path or a command to copy is never broken across lines
-        self.console.print(Text(self.t(key, **fields), style=style), soft_wrap=True)
+        # a path or a command to copy is left to the terminal to fold (soft_wrap), so that no newline
+        # is written into it; other messages are wrapped between words
+        copy = "path" in fields or "command" in fields
+        self.console.print(Text(self.t(key, **fields), style=style), soft_wrap=copy)
 
     def ask(self, key: str, **fields: object) -> str:
         return self._read(Text(self.t(key, **fields) + " > ", style="bold")).strip()
