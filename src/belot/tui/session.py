@@ -37,6 +37,7 @@ from ..game import (
     PLAY,
     Match,
     SeatView,
+    action_name,
     cut_pack,
     deal_hands,
     deal_pack,
@@ -282,15 +283,34 @@ class Game:
     def show_coach(self) -> None:
         """The person's costliest decision of the deal just finished, judged from what the seat could
         know (docs/analysis.md); a few seconds of analysis."""
-        from ..analysis import coach
+        from ..analysis import BELOTE, CALL, CARD, DECLARATION, coach
 
         m = self.match
         x = coach(m.deals[-1], self.seating.human, seed=self.seed or 0, index=len(m.deals) - 1)
         if x is None:
             self.say("tui.coach.none", style="cyan")
             return
-        key = "tui.coach.call" if x.trick is None else "tui.coach.play"
-        self.say(key, style="cyan", trick=x.trick, chosen=x.chosen, best=x.best, loss=f"{x.expected_loss:.1f}")
+        loss = f"{x.expected_loss:.1f}"
+        if x.kind == BELOTE:  # only a withheld belote costs points
+            self.say("tui.coach.belote", style="cyan", trick=x.trick, loss=loss)
+            return
+        key = {CARD: "tui.coach.play", CALL: "tui.coach.call", DECLARATION: "tui.coach.declare"}[x.kind]
+        self.say(key, style="cyan", trick=x.trick, chosen=self._coach_option(x.kind, x.chosen),
+                 best=self._coach_option(x.kind, x.best), loss=loss)
+
+    def _coach_option(self, kind: str, name: str) -> str:
+        """An option of `belot.analysis` (``TD``, ``AT``, ``tierce 7C 8C 9C + ...``, ``none``) as the
+        screen shows it: ``10♦``, ``All Trumps``, ``Tierce (20) 7♣–9♣``."""
+        from ..analysis import CALL, CARD
+
+        if kind == CARD:
+            return card_text(parse_card(name)).plain
+        if kind == CALL:
+            return self.words.call(parse_call(name))
+        if name == "none":
+            return self.t("tui.coach.nothing")
+        ids = {action_name(DECLARE_BASE + i).removeprefix("declare "): i for i in range(len(decl.DECLARATIONS))}
+        return ", ".join(self._declaration_name(ids[part]) for part in name.split(" + "))
 
     def show_end(self) -> None:
         m = self.match
