@@ -38,7 +38,8 @@ def test_a_game_that_cannot_be_saved_stops_with_a_message_not_a_traceback(tmp_pa
 
 def _play(tmp: Path, stdin: str, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
     environ = dict(os.environ, BELOT_DATA_DIR=str(tmp), COLUMNS="80", **env)
-    argv = [sys.executable, "-m", "belot", "play", "--pause", "0", "--partner", "random", "--opponents", "random", *args]
+    bots = [] if "--resume" in args else ["--partner", "random", "--opponents", "random"]
+    argv = [sys.executable, "-m", "belot", "play", "--pause", "0", *bots, *args]
     return subprocess.run(argv, input=stdin.encode(), capture_output=True, env=environ, timeout=60, check=False)  # type: ignore[return-value]
 
 
@@ -74,3 +75,23 @@ def test_a_dumb_terminal_of_40_columns_gets_a_table_40_columns_wide(tmp_path: Pa
     assert child.exitstatus == 0
     table = [line for line in out.getvalue().splitlines() if line[:1] in ("╭", "│", "╰")]
     assert len(table) >= 8 and all(len(line) == 40 for line in table), table
+
+
+@pytest.mark.parametrize("content, reason", [
+    (b"", "the record is not valid JSON"),
+    (b'{"format": "belot-record/1", "deals": [', "the record is not valid JSON"),
+    (b"\xff\xfe{}", "the record is not UTF-8 text"),
+    (b"[]", "the record must be a JSON object"),
+    (None, "Is a directory"),
+])
+def test_a_bad_resume_file_is_named_once_in_a_one_line_error(tmp_path: Path, content: bytes | None, reason: str) -> None:
+    path = tmp_path / "game.json"
+    if content is None:
+        path.mkdir()
+    else:
+        path.write_bytes(content)
+    out = _play(tmp_path, "", "--resume", str(path))
+    err = out.stderr.decode()
+    assert out.returncode == 2 and out.stdout == b""
+    assert err.count("\n") == 1 and err.count(str(path)) == 1 and reason in err, err
+    assert content is None or path.read_bytes() == content

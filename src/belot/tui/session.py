@@ -503,8 +503,9 @@ def resume_setup(path: str) -> Setup:
 
     try:
         match = load(path)
-    except RecordError as e:
-        raise SetupError(f"{path}: {e}") from None
+    except RecordError as e:  # named once: some record errors name the file already
+        message = str(e)
+        raise SetupError(message if message.startswith(f"{path}: ") else f"{path}: {message}") from None
     except OSError as e:
         raise SetupError(f"cannot read {path}: {e.strerror}") from None
     if not match.deals:
