@@ -95,3 +95,46 @@ def test_a_bad_resume_file_is_named_once_in_a_one_line_error(tmp_path: Path, con
     assert out.returncode == 2 and out.stdout == b""
     assert err.count("\n") == 1 and err.count(str(path)) == 1 and reason in err, err
     assert content is None or path.read_bytes() == content
+
+
+def _long_auction_view_of_the_fourth_hand():  # type: ignore[no-untyped-def]
+    """Seat 3's turn to play the last card of trick 1, after an auction of eleven calls."""
+    import random
+
+    from belot.auction import CALL_NAMES
+    from belot.game import BELOTE_BASE, CALL_BASE, Match
+
+    m = Match(players=["bot:random", "bot:random", "bot:random", "me"])
+    m.first_dealer = 3
+    cards = list(range(32))
+    random.Random(1).shuffle(cards)
+    m.deal([cards[i * 8 : i * 8 + 8] for i in range(4)], 3)
+    for call in ["C", "D", "H", "S", "NT", "AT", "kontra", "rekontra", "pass", "pass", "pass"]:
+        m.apply(CALL_BASE + CALL_NAMES.index(call))
+    for _ in range(3):
+        m.apply(min(a for a in m.view(m.current_player).legal_actions if a < BELOTE_BASE))
+    return m
+
+
+@pytest.mark.parametrize("lang", ["en", "tr", "bg"])
+def test_the_table_fits_a_40_by_20_terminal_in_the_play(tmp_path: Path, lang: str) -> None:
+    """At 40 columns and 20 rows the table, the contract, the score and the hand fit above the prompt,
+    so the partner's card at the top of the table stays on screen: the auction's line (the contract line
+    keeps the contract, its bidder and the kontra) is left out when it would push the table off."""
+    from belot.game import PLAY
+    from belot.tui.session import Quit, Setup
+
+    m = _long_auction_view_of_the_fourth_hand()
+    view = m.view(3)
+    assert view.phase == PLAY and len(view.trick) == 3
+    words = Words(lang)
+    for height, auction_shown in ((20, False), (60, True)):
+        out = io.StringIO()
+        game = Game(Setup(m, str(tmp_path / "g.json"), human=3), words, Console(file=out, width=40, height=height),
+                    0, lambda prompt: "quit")
+        with pytest.raises(Quit):
+            game.human_turn(view)
+        lines = out.getvalue().splitlines()
+        assert (words.t("term.auction") + ":" in out.getvalue()) == auction_shown
+        assert len(lines) <= height - 1 or auction_shown, lines  # the prompt takes the last row
+        assert lines[0].startswith("╭") and lines[0].endswith("╮")

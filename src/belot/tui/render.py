@@ -238,8 +238,10 @@ def score_text(view: SeatView, words: Words, seating: Seating) -> Text:
     return text
 
 
-def render_table(view: SeatView, words: Words, seating: Seating, numbered: bool) -> RenderableType:
-    """The whole table as the player sees it when it is their turn."""
+def render_table(view: SeatView, words: Words, seating: Seating, numbered: bool,
+                 auction: bool = True) -> RenderableType:
+    """The whole table as the player sees it when it is their turn; without the auction's line when
+    ``auction`` is false (in the play the contract line says what the auction decided)."""
     me = seating.human
     grid = Table.grid(expand=True)
     for _ in range(3):
@@ -256,13 +258,10 @@ def render_table(view: SeatView, words: Words, seating: Seating, numbered: bool)
     grid.add_row("", _seat_cell(view, words, seating, me), "")
     title = words.t("tui.deal_title", n=view.deal_index + 1, dealer=seating.name(words, view.dealer))
     panel = Panel(grid, title=title, border_style="green")
-    return Group(
-        panel,
-        contract_text(view, words, seating),
-        auction_text(view, words, seating),
-        score_text(view, words, seating),
-        hand_line(view, words, numbered),
-    )
+    lines = [contract_text(view, words, seating)]
+    if auction:
+        lines.append(auction_text(view, words, seating))
+    return Group(panel, *lines, score_text(view, words, seating), hand_line(view, words, numbered))
 
 
 def trick_text(words: Words, seating: Seating, number: int, leader: int, cards: Sequence[int], winner: int) -> Text:

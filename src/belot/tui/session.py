@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.text import Text
 
 from .. import declarations as decl
@@ -353,7 +353,12 @@ class Game:
 
     def human_turn(self, view: SeatView) -> list[int]:
         numbered = view.phase == PLAY
-        self.console.print(render_table(view, self.words, self.seating, numbered))
+        table = render_table(view, self.words, self.seating, numbered)
+        if numbered and self._height(table) >= self.console.height:
+            # a short terminal: the auction's lines would push the top of the table (the partner's
+            # card) off the screen; the contract line keeps what the auction decided
+            table = render_table(view, self.words, self.seating, numbered, auction=False)
+        self.console.print(table)
         if view.phase != PLAY:
             return [self.ask_call(view)]
         declarations: list[int] = []
@@ -373,6 +378,9 @@ class Game:
             if answer:
                 action = BELOTE_BASE + card
         return [DECLARE_BASE + i for i in declarations] + [action]
+
+    def _height(self, renderable: RenderableType) -> int:
+        return len(self.console.render_lines(renderable, self.console.options, pad=False))
 
     def ask_call(self, view: SeatView) -> int:
         # the kontra slot over a rekontra is surkontra (OPT-SURCONTRA): shown and typed as such
