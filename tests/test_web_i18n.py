@@ -17,8 +17,24 @@ from belot.bots import bot_names
 from belot.contracts import SUPPORTED_OPTIONS
 from belot.i18n import LANGUAGES, catalog
 
-STATIC = Path(__file__).resolve().parent.parent / "src" / "belot" / "web" / "static"
-I18N = Path(__file__).resolve().parent.parent / "src" / "belot" / "i18n"
+ROOT = Path(__file__).resolve().parent.parent
+STATIC = ROOT / "src" / "belot" / "web" / "static"
+I18N = ROOT / "src" / "belot" / "i18n"
+
+# Every error code of docs/protocol.md, decided: a person can meet it through the pages (a race with
+# another player, a limit, a name typed, a link to a table that is gone ...), and the page says it
+# in the player's language (web.errors.<code>, js/i18n.js errorText); or only a client other than
+# the pages can cause it (hand-made JSON, a made-up route), and the page's lead-in and the server's
+# English message are enough.
+PERSON_CODES = [
+    "spectator", "bad_token", "not_your_turn", "illegal", "not_started", "match_over", "stale", "no_table",
+    "seat_taken", "not_human_seat", "table_full", "seat_reserved", "in_progress", "not_finished",
+    "bad_request", "too_many_connections", "too_many_tables", "too_many_bot_tables", "storage_error",
+    "name_taken", "bad_password", "name_registered", "too_many_accounts", "bad_login", "too_many_logins",
+    "not_logged_in", "not_your_table", "seat_free", "no_account", "moved",
+]
+HOSTILE_CODES = ["bad_json", "bad_message", "bad_number", "too_deep", "too_large", "no_route", "bad_method",
+                 "no_language"]
 
 # Literal keys: t("web.table.your_turn"); prefixes of built keys: t("term." + kind).
 LITERAL = re.compile(r"""\bt\(\s*["']([\w.]+)["']""")
@@ -35,6 +51,7 @@ BUILT = {
     "web.lang.": list(LANGUAGES),
     "web.bot.": [*bot_names(), "solver"],  # every level the lobby offers, and the analysis
     "web.analysis.class.": ["best", "inaccuracy", "mistake", "blunder"],
+    "web.errors.": [*PERSON_CODES, "network"],  # a refusal's code; "network": no answer at all (net.js)
 }
 
 
@@ -87,3 +104,40 @@ def test_the_new_table_form_offers_every_supported_house_rule() -> None:
     assert offered is not None
     names = re.findall(r'"(OPT-[A-Z-]+)"', offered.group(1))
     assert len(names) == len(set(names)) and set(names) == SUPPORTED_OPTIONS
+
+
+def protocol_codes() -> set[str]:
+    """The codes of docs/protocol.md's table "Error codes" (a row may name several)."""
+    text = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    table = text.split("### Error codes", 1)[1].split("\n\n", 2)[1]
+    return {code for row in table.splitlines()[2:] for code in re.findall(r"`(\w+)`", row.split("|")[1])}
+
+
+def test_every_error_code_is_documented_and_decided() -> None:
+    """A code the server gains is listed in docs/protocol.md and then here, worded for the pages or not."""
+    documented = protocol_codes()
+    server = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "src" / "belot" / "server").glob("*.py"))
+    raised = set(re.findall(r'TableError\(\s*"(\w+)"', server)) | set(re.findall(r'"code": "(\w+)"', server))
+    assert len(raised) > 30 and raised <= documented, sorted(raised - documented)
+    assert not set(PERSON_CODES) & set(HOSTILE_CODES)
+    assert set(PERSON_CODES) | set(HOSTILE_CODES) == documented, sorted(documented ^ set(PERSON_CODES + HOSTILE_CODES))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_refusal_a_person_can_meet_has_its_words_in_every_language(lang: str) -> None:
+    words = catalog(lang)
+    missing = [code for code in PERSON_CODES if f"web.errors.{code}" not in words]
+    assert not missing, f"{lang} lacks web.errors. for {missing}"
+    if lang != "en":
+        en = catalog("en")
+        copied = [code for code in PERSON_CODES if words[f"web.errors.{code}"] == en[f"web.errors.{code}"]]
+        assert not copied, f"{lang} copies English for {copied}"
+
+
+def test_the_pages_word_a_refusal_only_through_error_text() -> None:
+    """One function (i18n.js errorText) turns a refusal into words: no page shows a server's message."""
+    for js in STATIC.rglob("*.js"):
+        if js.name in ("i18n.js", "net.js"):
+            continue
+        text = js.read_text(encoding="utf-8")
+        assert '"web.error"' not in text and not re.search(r"\b[em]\.message\b", text), js.name

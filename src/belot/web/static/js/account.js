@@ -3,7 +3,7 @@
 // and the leaderboard. Passwords go to the server in the request body only and are never kept here.
 
 import { api } from "./net.js";
-import { t, esc, language } from "./i18n.js";
+import { t, esc, language, errorText } from "./i18n.js";
 import { navigate, toast } from "./ui.js";
 import { botName } from "./names.js";
 
@@ -55,7 +55,7 @@ export function showAccount(main) {
         <p><a data-link href="/u/${encodeURIComponent(acc.name)}">${esc(t("web.account.profile"))}</a></p>
         <button class="secondary" id="logout">${esc(t("web.account.log_out"))}</button></section></div>`;
       main.querySelector("#logout").addEventListener("click", async () => {
-        try { await api("/api/logout", {}); } catch (e) { toast(t("web.error", { message: e.message })); }
+        try { await api("/api/logout", {}); } catch (e) { toast(errorText(e)); }
         await whoami(true);
         navigate("/");
       });
@@ -84,13 +84,7 @@ export function showAccount(main) {
         await whoami(true);
         navigate("/");
       } catch (e) {
-        const text = {
-          bad_login: () => t("web.account.bad_login"),
-          too_many_logins: () => `${t("web.account.too_many")} (${e.message})`,
-          name_taken: () => t("web.account.name_taken"),
-          bad_password: () => t("web.account.password_hint"),
-        }[e.code];
-        err.textContent = text ? text() : t("web.error", { message: e.message });
+        err.textContent = errorText(e);
         err.classList.remove("hidden");
       }
     };
@@ -152,7 +146,7 @@ export function showProfile(main, name) {
 
   api(`/api/users/${encodeURIComponent(name)}`)
     .then((d) => { data = d; })
-    .catch((e) => { error = e.code === "no_account" ? t("web.account.no_such", { name }) : t("web.error", { message: e.message }); })
+    .catch((e) => { error = e.code === "no_account" ? t("web.account.no_such", { name }) : errorText(e); })
     .finally(() => { if (alive) render(); });
   render();
   return { render, close() { alive = false; } };
@@ -181,7 +175,7 @@ export function showLeaderboard(main) {
   }
 
   api("/api/leaderboard").then((d) => { data = d; if (alive) render(); })
-    .catch((e) => toast(t("web.error", { message: e.message })));
+    .catch((e) => toast(errorText(e)));
   render();
   return { render, close() { alive = false; } };
 }

@@ -5,7 +5,7 @@
 // page only draws them.
 
 import { api } from "./net.js";
-import { t, esc } from "./i18n.js";
+import { t, esc, errorText } from "./i18n.js";
 import { cardShort } from "./cards.js";
 import { callHtml } from "./names.js";
 
@@ -25,7 +25,7 @@ export function followAnalysis(tableId, onChange) {
       job = await api(path);
       if (first && (job.status === "none" || job.status === "failed")) job = await api(path, {});
     } catch (e) {
-      job = { status: "error", error: e.message };
+      job = { status: "error", error: errorText(e) };
     }
     if (stopped) return;
     onChange(job);

@@ -46,3 +46,21 @@ export function t(key, fields = {}) {
 export function esc(value) {
   return String(value ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 }
+
+/**
+ * The text to show for a refusal of the server: an ApiError of net.js or a websocket
+ * {"type": "error"} message, both with a `code` of docs/protocol.md and an English `message`.
+ * The catalog's words for the code (web.errors.<code>) where it has them; the codes whose message
+ * carries the detail (illegal, bad_request) put it after a lead-in of their own; any other code
+ * gets the server's message after web.error's, so nothing is left unsaid.
+ */
+export function errorText(e) {
+  const code = String((e && e.code) || "");
+  const message = String((e && e.message) || "");
+  // A name refused for a character (server/names.py): the code point says which, in any language.
+  const char = code === "bad_request" && /\((U\+[0-9A-F]{4,6})\)/.exec(message);
+  if (char) return t("web.errors.name_character", { char: char[1] });
+  if (code.startsWith("http_")) return t("web.errors.http", { status: code.slice(5) });
+  if (`web.errors.${code}` in catalog) return t("web.errors." + code, { message });
+  return t("web.error", { message });
+}

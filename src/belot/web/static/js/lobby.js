@@ -2,7 +2,7 @@
 // open tables to join with a shareable link each, and finished games to replay.
 
 import { api, saveToken, savedTokens, forgetToken } from "./net.js";
-import { t, esc, language } from "./i18n.js";
+import { t, esc, language, errorText } from "./i18n.js";
 import { navigate, oneAtATime, toast } from "./ui.js";
 import { botName, seatName } from "./names.js";
 import { whoami } from "./account.js";
@@ -44,7 +44,7 @@ export function showLobby(main) {
         if (!mine.some((x) => x.table.id === table.id)) mine.push({ table, seat, resume: true });
       }
     } catch (e) {
-      toast(t("web.error", { message: e.message }));
+      toast(errorText(e));
     }
     if (alive) render();
   }
@@ -206,7 +206,7 @@ export function showLobby(main) {
       saveToken(res.table.id, res.token);
       navigate(`/t/${res.table.id}`);
     } catch (e) {
-      toast(t("web.error", { message: e.message }));
+      toast(errorText(e));
     }
   });
 
@@ -216,7 +216,7 @@ export function showLobby(main) {
       saveToken(res.table.id, res.token);
       navigate(`/t/${res.table.id}`);
     } catch (e) {
-      toast(t("web.error", { message: e.message }));
+      toast(errorText(e));
     }
   });
 
@@ -233,6 +233,6 @@ export const joinTable = oneAtATime(async (tableId, seat) => {
     saveToken(tableId, res.token);
     navigate(`/t/${tableId}`); // (re)opens the table with the new seat's token
   } catch (e) {
-    toast(t("web.error", { message: e.message }));
+    toast(errorText(e));
   }
 });

@@ -13,7 +13,13 @@ export async function api(path, body) {
   const init = body === undefined ? {} : {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
   };
-  const res = await fetch(path, init);
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch {
+    // No answer at all (offline, the server down): a code of its own, for errorText to word.
+    throw new ApiError("network", "the server cannot be reached", 0);
+  }
   let data = null;
   try { data = await res.json(); } catch { /* no body */ }
   if (!res.ok) {

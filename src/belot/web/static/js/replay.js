@@ -4,7 +4,7 @@
 // rule of its own and works out nothing: it shows each position as it comes.
 
 import { api } from "./net.js";
-import { t, esc } from "./i18n.js";
+import { t, esc, errorText } from "./i18n.js";
 import { cardFace, cardWords, cardShort, sortHand } from "./cards.js";
 import { botName, callHtml, multiplierText } from "./names.js";
 import { optionsHtml } from "./options.js";
@@ -191,7 +191,7 @@ export function showReplay(main, tableId) {
       setDeal(0);
       if (analysisOn) setAnalysis(true);
     } catch (e) {
-      data = { error: e.message };
+      data = { error: errorText(e) };
     }
     render();
   })();

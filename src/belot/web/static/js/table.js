@@ -4,7 +4,7 @@
 // messages (docs/protocol.md); the legal actions are the server's `legal` list, sent back unchanged.
 
 import { api, savedToken, saveToken, forgetToken, TableSocket, ApiError } from "./net.js";
-import { t, esc } from "./i18n.js";
+import { t, esc, errorText } from "./i18n.js";
 import { cardFace, cardBack, cardWords, cardShort, sortHand } from "./cards.js";
 import { optionsHtml } from "./options.js";
 import { callHtml, callMade, multiplierText, seatName, plainSeatName, botName, partnerOf, teamWord, declName } from "./names.js";
@@ -84,7 +84,7 @@ export function showTable(main, tableId) {
         return;
       }
       if (m.code === "stale") socket.send({ type: "sync" });
-      else toast(m.code === "illegal" ? t("web.table.illegal", { message: m.message }) : t("web.error", { message: m.message }));
+      else toast(errorText(m));
       render();
     }
   }
@@ -133,7 +133,7 @@ export function showTable(main, tableId) {
       onMessage(state.type ? state : { type: "state", ...state });
     } catch (e) {
       busy = false;
-      toast(e instanceof ApiError && e.code === "illegal" ? t("web.table.illegal", { message: e.message }) : t("web.error", { message: e.message }));
+      toast(errorText(e));
     }
   }
 
@@ -390,7 +390,7 @@ export function showTable(main, tableId) {
     try {
       await api(`/api/tables/${tableId}/leave`, { token });
     } catch (e) {
-      toast(t("web.error", { message: e.message }));
+      toast(errorText(e));
       return;
     }
     forgetToken(tableId);
@@ -427,7 +427,7 @@ export function showTable(main, tableId) {
       saveToken(res.table.id, res.token);
       navigate(`/t/${res.table.id}`);
     } catch (e) {
-      toast(t("web.error", { message: e.message }));
+      toast(errorText(e));
     }
   });
 
