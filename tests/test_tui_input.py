@@ -12,26 +12,14 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 from rich.text import Text
+from test_tui import ScriptedGame  # bots that pass and play their first legal card
 
 from belot.cards import parse_card
-from belot.game import BELOTE_BASE, CALL_BASE, Match
-from belot.tui.session import Game, Setup
+from belot.game import Match
+from belot.tui.session import Setup
 from belot.tui.text import Words
 
 HUMAN_HAND = "KC KD QD JD TD 9D KH KS"  # carré of kings, quint 9-K of diamonds, belote in diamonds
-
-
-class PassingBot:
-    name = "passing"
-
-    def act(self, view):  # type: ignore[no-untyped-def]
-        legal = view.legal_actions
-        return CALL_BASE if legal[0] >= CALL_BASE else min(a for a in legal if a < BELOTE_BASE)
-
-
-class ScriptedGame(Game):
-    def bot(self, seat: int):  # type: ignore[no-untyped-def]
-        return PassingBot()
 
 
 def _setup(tmp: Path) -> Setup:
