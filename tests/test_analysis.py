@@ -273,7 +273,9 @@ def test_terminal_coach_line(tmp_path: Path) -> None:
     x = coach(m.deals[0], 0, seed=1, index=0)
     assert (x is None) == ("none of your decisions" in out)
     if x is not None:
-        assert x.chosen in out and x.best in out and f"{x.expected_loss:.1f}" in out
+        # in the player's words (10♣, not TC: tests/test_tui_coach.py pins the wording)
+        shown = [game._coach_option(x.kind, name) for name in (x.chosen, x.best)]
+        assert x.chosen not in out and all(s in out for s in shown) and f"{x.expected_loss:.1f}" in out
 
 
 
