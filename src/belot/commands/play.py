@@ -8,9 +8,12 @@ import random
 import sys
 
 from . import _argtypes as argtypes
+from ._fail import fail
 from ._options import add_option_argument, rules_from
 
 _pause = argtypes.seconds(60)
+
+PROG = "belot play"
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -27,11 +30,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="after each deal, show your costliest decision and the better choice (docs/analysis.md)")
     add_option_argument(p)
     p.set_defaults(func=run, parser=p)
-
-
-def _fail(message: str) -> int:
-    print(f"belot play: {message}", file=sys.stderr)
-    return 2
 
 
 def _player_name() -> str:
@@ -55,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     for option in ("partner", "opponents"):
         name = getattr(args, option) or default_bot()
         if name.removeprefix("bot:") not in REGISTRY:
-            return _fail(f"--{option}: unknown bot {name!r}; known bots: {', '.join(bot_names())}")
+            return fail(PROG, f"--{option}: unknown bot {name!r}; known bots: {', '.join(bot_names())}")
         bots[option] = "bot:" + name.removeprefix("bot:")
     for stream in (sys.stdout, sys.stderr):
         fit_output(stream)
@@ -65,20 +63,20 @@ def run(args: argparse.Namespace) -> int:
     if args.resume:
         for option in ("seed", "partner", "opponents", "target"):
             if getattr(args, option) is not None:
-                return _fail(f"--{option} cannot be used with --resume (the record holds the game)")
+                return fail(PROG, f"--{option} cannot be used with --resume (the record holds the game)")
         if args.option:
-            return _fail("--option cannot be used with --resume (the record holds the house rules)")
+            return fail(PROG, "--option cannot be used with --resume (the record holds the house rules)")
         try:
             setup = resume_setup(args.resume)
         except SetupError as e:
-            return _fail(str(e))
+            return fail(PROG, str(e))
     else:
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
         players = [_player_name(), bots["opponents"], bots["partner"], bots["opponents"]]
         try:
             setup = new_setup(seed, args.target or 151, players, data_dir(), rules)
         except OSError as e:
-            return _fail(f"cannot save the game in {data_dir()}: {e.strerror}")
+            return fail(PROG, f"cannot save the game in {data_dir()}: {e.strerror}")
     while True:
         code = Game(setup, words, console, args.pause, coach=args.coach).run()
         if code != 0 or not setup.match.is_over:
@@ -94,5 +92,5 @@ def run(args: argparse.Namespace) -> int:
         try:
             setup = new_setup(seed, setup.match.start_target, players, data_dir(), setup.match.rules)
         except OSError as e:
-            print(f"belot play: cannot save the game in {data_dir()}: {e.strerror or e}", file=sys.stderr)
-            return 1
+            fail(PROG, f"cannot save the game in {data_dir()}: {e.strerror or e}")
+            return 1  # as a save failing within a game (Game.run)

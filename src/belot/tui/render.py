@@ -19,6 +19,7 @@ from rich.text import Text
 
 from .. import declarations as decl
 from ..auction import BID_BASE, CALL_NAMES, PASS
+from ..cards import SUITS
 from ..contracts import AT, NO_CONTRACT, NT, TABLES
 from ..game import BELOTE_BASE, DealResult, SeatView
 from ..scoring import HANGING, INSIDE, MADE, REDEAL
@@ -27,7 +28,7 @@ from .text import RANK_LABELS, SUIT_SYMBOLS, Words
 RED = {1, 2}  # diamonds, hearts
 # What an output that cannot encode a character shows instead: a suit as its record letter (J♥ is
 # shown JH, as it is typed), the table's punctuation in ASCII, Turkish ı as i.
-PLAIN = {**dict(zip(SUIT_SYMBOLS, "CDHS")), "·": "-", "–": "-", "→": "->", "▶": ">", "×": "x", "…": "...",
+PLAIN = {**dict(zip(SUIT_SYMBOLS, SUITS)), "·": "-", "–": "-", "→": "->", "▶": ">", "×": "x", "…": "...",
          "„": '"', "“": '"', "ı": "i"}
 PLAIN_ERRORS = "belot.plain"
 BASE_SUIT_ORDER = (3, 2, 0, 1)  # ♠ ♥ ♣ ♦: colours alternate
