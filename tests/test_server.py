@@ -179,9 +179,11 @@ def test_wrong_token_out_of_turn_illegal_malformed_rejected_state_unchanged(db_u
         assert r.status_code == 403 and r.json()["error"]["code"] == "bad_token"
         r = client.post(url, json={"token": tokens[other], "action": {"call": "pass"}})
         assert r.status_code == 409 and r.json()["error"]["code"] == "not_your_turn"
+        assert r.json()["error"]["detail"] == {"seat": to_move}
         r = client.post(url, json={"token": tokens[to_move], "action": {"call": "kontra"}})
         err = r.json()["error"]
         assert r.status_code == 409 and err["code"] == "illegal" and err["rule"] == "R3.3", err
+        assert err["detail"] == {"action": {"call": "kontra"}}  # the refused action, as the client sends it
         r = client.post(url, json={"token": tokens[to_move], "action": {"card": "JH"}})
         assert r.json()["error"]["code"] == "illegal" and "R3.1" in r.json()["error"]["message"]
         r = client.post(url, json={"token": tokens[to_move], "action": {"card": "ZZ"}})
@@ -486,30 +488,34 @@ def test_a_deal_result_carries_its_rounding_step() -> None:
     assert {(MADE, False), (INSIDE, False)} <= seen
 
 
-@pytest.mark.parametrize("path,body,code,word", [
-    ("join", {"seat": 1, "colour": "red"}, "bad_request", "colour"),
-    ("join", {"seat": "1"}, "bad_request", "seat"),
-    ("join", {"seat": 9}, "bad_request", "seat"),
-    ("join", {"seat": True}, "bad_request", "seat"),
-    ("join", {"name": ["x"]}, "bad_request", "name"),
-    ("join", [1, 2], "bad_request", "object"),
-    ("leave", {"token": 5}, "bad_request", "token"),
-    ("leave", {"token": "x", "extra": 1}, "bad_request", "extra"),
-    ("action", {"token": "x"}, "bad_message", "action"),
-    ("action", {"token": "x", "action": {"call": "pass"}, "seq": "0"}, "bad_message", "seq"),
-    ("action", {"token": "x", "action": {"call": "pass"}, "when": 1}, "bad_message", "when"),
-    ("action", "pass", "bad_message", "object"),
+@pytest.mark.parametrize("path,body,code,word,detail", [
+    ("join", {"seat": 1, "colour": "red"}, "bad_request", "colour", {"field": "colour", "reason": "unknown_field"}),
+    ("join", {"seat": "1"}, "bad_request", "seat", {"field": "seat", "reason": "type"}),
+    ("join", {"seat": 9}, "bad_request", "seat", {"field": "seat", "reason": "range", "max": 3}),
+    ("join", {"seat": True}, "bad_request", "seat", {"field": "seat", "reason": "type"}),
+    ("join", {"name": ["x"]}, "bad_request", "name", {"field": "name", "reason": "type"}),
+    ("join", [1, 2], "bad_request", "object", {"reason": "not_object"}),
+    ("leave", {"token": 5}, "bad_request", "token", {"field": "token", "reason": "type"}),
+    ("leave", {"token": "x", "extra": 1}, "bad_request", "extra", {"field": "extra", "reason": "unknown_field"}),
+    ("action", {"token": "x"}, "bad_message", "action", {"field": "action", "reason": "missing"}),
+    ("action", {"token": "x", "action": {"call": "pass"}, "seq": "0"}, "bad_message", "seq",
+     {"field": "seq", "reason": "type"}),
+    ("action", {"token": "x", "action": {"call": "pass"}, "when": 1}, "bad_message", "when",
+     {"field": "when", "reason": "unknown_field"}),
+    ("action", "pass", "bad_message", "object", {"reason": "not_object"}),
 ])
 def test_request_bodies_are_checked_by_their_models_and_name_the_field(
-    db_url: str, path: str, body: Any, code: str, word: str
+    db_url: str, path: str, body: Any, code: str, word: str, detail: dict[str, Any]
 ) -> None:
-    """Every body is validated (unknown fields refused) before it reaches the table: a 400, never a 500."""
+    """Every body is validated (unknown fields refused) before it reaches the table: a 400, never a 500.
+    The refusal's `detail` names the field and the reason as fields (docs/protocol.md)."""
     with make_client(db_url) as client:
         table_id, _ = new_table(client, ["human", "human", "bot", "bot"])
         r = client.post(f"/api/tables/{table_id}/{path}", json=body)
         assert r.status_code == 400, r.text
         err = r.json()["error"]
         assert err["code"] == code and word in err["message"], err
+        assert err["detail"] == detail
 
 
 def test_belote_with_the_ace_is_refused_over_the_websocket(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -550,6 +556,7 @@ def test_belote_with_the_ace_is_refused_over_the_websocket(db_url: str, monkeypa
             ws.send_json({"type": "action", "action": {"card": ace, "belote": True}})
             reply = ws.receive_json()
         assert reply["type"] == "error" and reply["code"] == "illegal" and reply["rule"] == "R7.7", reply
+        assert reply["detail"] == {"action": {"card": ace, "belote": True}}
         after = state(client, table_id, tokens[forehand])
         assert after["seq"] == before["seq"] and after["view"] == before["view"]
         assert stored_actions(db_url, table_id) == n_before

@@ -59,19 +59,23 @@ def error_of(r: Any, status: int, code: str) -> str:
 
 # -- 1. names -----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("body, field", [
-    ('{"names": ["\\ud800", null, null, null]}', "names[0]"),
-    ('{"seat": 0, "name": "\\ud800"}', "name"),
-    ('{"seat": 0, "name": "a\\u202eb"}', "name"),
-    ('{"names": [null, null, "\\u0000x", null]}', "names[2]"),
-    ('{"seat": 0, "name": "' + "x" * 33 + '"}', "name"),
+@pytest.mark.parametrize("body, detail", [
+    ('{"names": ["\\ud800", null, null, null]}', {"field": "names[0]", "reason": "character", "char": "U+D800"}),
+    ('{"seat": 0, "name": "\\ud800"}', {"field": "name", "reason": "character", "char": "U+D800"}),
+    ('{"seat": 0, "name": "a\\u202eb"}', {"field": "name", "reason": "character", "char": "U+202E"}),
+    ('{"names": [null, null, "\\u0000x", null]}', {"field": "names[2]", "reason": "character", "char": "U+0000"}),
+    ('{"seat": 0, "name": "' + "x" * 33 + '"}', {"field": "name", "reason": "too_long", "limit": 32}),
+    ('{"seat": 0, "name": "\\u0301 "}', {"field": "name", "reason": "nothing_visible"}),
 ])
 def test_a_bad_name_is_refused_naming_the_field_and_nothing_is_stored(
-        tmp_path: Path, body: str, field: str, no_tracebacks: None) -> None:
+        tmp_path: Path, body: str, detail: dict[str, Any], no_tracebacks: None) -> None:
     with make_client(tmp_path) as client:
         before = db_rows(tmp_path)
-        message = error_of(client.post("/api/tables", content=body), 400, "bad_request")
-        assert message.startswith(f"{field}:"), message
+        r = client.post("/api/tables", content=body)
+        message = error_of(r, 400, "bad_request")
+        assert message.startswith(f"{detail['field']}:"), message
+        # The same as fields (docs/protocol.md), for a page to say in its own language.
+        assert r.json()["error"]["detail"] == detail
         assert db_rows(tmp_path) == before
         assert client.get("/api/tables").status_code == 200
 
@@ -198,7 +202,7 @@ def test_websockets_per_address_are_limited_with_a_clear_close(tmp_path: Path, n
             with client.websocket_connect(path) as c:
                 m = c.receive_json()
                 assert m["type"] == "error" and m["code"] == "too_many_connections", m
-                assert "limit of 2" in m["message"]
+                assert "limit of 2" in m["message"] and m["detail"] == {"reason": "address", "limit": 2}
                 with pytest.raises(WebSocketDisconnect) as e:
                     c.receive_json()
                 assert e.value.code == 4029 and "limit of 2" in e.value.reason
@@ -214,13 +218,21 @@ def test_tables_per_minute_and_waiting_tables_per_address_are_limited(tmp_path: 
         assert client.post("/api/tables", json={}).status_code == 201
         assert client.post("/api/tables", json={}).status_code == 201
         before = db_rows(tmp_path)
-        assert "waiting for players" in error_of(client.post("/api/tables", json={}), 429, "too_many_tables")
+        r = client.post("/api/tables", json={})
+        assert "waiting for players" in error_of(r, 429, "too_many_tables")
+        # The particulars as fields, for a client to say in its own language (no wait: play or leave one).
+        assert r.json()["error"]["detail"] == {"reason": "waiting", "limit": 2} and "retry-after" not in r.headers
         assert db_rows(tmp_path) == before
         # A table that starts at once (its one human seat taken) is not waiting: allowed, up to the rate.
         for _ in range(2):
             r = client.post("/api/tables", json={"seat": 0})
             assert r.status_code == 201 and r.json()["table"]["status"] == "playing"
-        assert "in the last minute" in error_of(client.post("/api/tables", json={"seat": 0}), 429, "too_many_tables")
+        r = client.post("/api/tables", json={"seat": 0})
+        assert "in the last minute" in error_of(r, 429, "too_many_tables")
+        detail = r.json()["error"]["detail"]
+        assert detail["reason"] == "created" and detail["limit"] == 4 and 1 <= detail["retry_after"] <= 60
+        assert r.headers["retry-after"] == str(detail["retry_after"])
+        assert f"try again in {detail['retry_after']} s" in r.json()["error"]["message"]
         assert client.get("/api/tables").status_code == 200
 
 
@@ -231,6 +243,7 @@ def test_bot_only_tables_are_capped_server_wide(tmp_path: Path, no_tracebacks: N
         before = db_rows(tmp_path)
         r = client.post("/api/tables", json={"seats": ["bot:random"] * 4})
         assert "bots only" in error_of(r, 429, "too_many_bot_tables")
+        assert r.json()["error"]["detail"] == {"limit": 2}
         assert db_rows(tmp_path) == before
         assert client.post("/api/tables", json={}).status_code == 201  # a table for people still opens
 

@@ -91,7 +91,8 @@ def test_login_wrong_password_401_then_rate_limited_429(tmp_path: Path) -> None:
             assert r.status_code == 401 and r.json()["error"]["code"] == "bad_login"
         r = client.post("/api/login", json={"name": "Elif", "password": PASSWORD})  # even the right one
         assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_logins"
-        assert "try again in" in r.json()["error"]["message"]
+        assert "try again in 61 seconds" in r.json()["error"]["message"]
+        assert r.json()["error"]["detail"] == {"limit": 3, "retry_after": 61} and r.headers["retry-after"] == "61"
         r = client.post("/api/login", json={"name": "nobody", "password": PASSWORD})  # the same address
         assert r.status_code == 429
         now[0] = 61.0
@@ -348,6 +349,9 @@ def test_rematch_keeps_the_seats_for_their_players_until_the_hold_lapses(tmp_pat
             assert r.status_code == 409 and r.json()["error"]["code"] == "seat_reserved", r.text
             assert "kept for its player of the last match" in r.json()["error"]["message"]
             assert "for 120 more seconds" in r.json()["error"]["message"]
+            # The wait as a field (and the HTTP header), for a page to say in its own language.
+            assert r.json()["error"]["detail"] == {"seat": body.get("seat"), "retry_after": 120}
+            assert r.headers["retry-after"] == "120"
         b = other.post(f"/api/tables/{table_id}/rematch").json()  # no token: the account's seat
         assert (b["table"]["id"], b["seat"]) == (new_id, 1) and b["table"]["seats"][1]["name"] == "Bora"
         assert not b["table"]["seats"][1]["reserved"]

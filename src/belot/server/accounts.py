@@ -202,8 +202,9 @@ class LoginLimiter:
         self.record(self.keys(address, name))
 
     def _refusal(self, oldest: float) -> TableError:
+        wait = self.wait(oldest)
         return TableError("too_many_logins", f"too many failed logins from your address or for this name; "
-                          f"try again in {self.wait(oldest)} seconds", 429)
+                          f"try again in {wait} seconds", 429, detail={"limit": self.tries, "retry_after": wait})
 
 
 class Accounts:
@@ -223,13 +224,15 @@ class Accounts:
         _, full = self.signups.hit(self.signups.keys(address))
         if full is not None:
             raise TableError("too_many_accounts", f"your address registered {full[0]} accounts in the last hour "
-                             f"(at most {self.signups.tries}); try again later", 429)
+                             f"(at most {self.signups.tries}); try again later", 429,
+                             detail={"limit": self.signups.tries, "retry_after": self.signups.wait(full[1])})
 
     # -- accounts and sessions ------------------------------------------------------------------
 
     def register(self, name: str, password: str) -> Account:
         if len(password) < MIN_PASSWORD:
-            raise TableError("bad_password", f"a password has at least {MIN_PASSWORD} characters", 400)
+            raise TableError("bad_password", f"a password has at least {MIN_PASSWORD} characters", 400,
+                             detail={"limit": MIN_PASSWORD})
         if self.by_name(name) is not None:
             raise TableError("name_taken", f"there is already an account named {name!r}", 409)
         hashed = HASHER.hash(password)

@@ -112,7 +112,10 @@ def create_app(
     async def table_error(_request: Request, e: TableError) -> JSONResponse:
         # A message may quote the client's input; never let its text (a lone surrogate) fail the reply.
         message = e.message.encode("utf-8", "backslashreplace").decode("utf-8")
-        return JSONResponse({"error": {"code": e.code, "message": message, "rule": e.rule}}, status_code=e.status)
+        wait = e.detail.get("retry_after")  # a refusal about waiting says how long, in the standard header too
+        headers = {"Retry-After": str(wait)} if isinstance(wait, int) else None
+        return JSONResponse({"error": {"code": e.code, "message": message, "rule": e.rule, "detail": e.detail}},
+                            status_code=e.status, headers=headers)
 
     @app.exception_handler(LeaseLost)
     async def lease_lost(request: Request, _e: LeaseLost) -> JSONResponse:
@@ -121,7 +124,7 @@ def create_app(
         if isinstance(table_id, str):
             lobby.drop(table_id)
         return JSONResponse({"error": {"code": "moved", "message": "another server plays this table now; try again",
-                                       "rule": None}}, status_code=503)
+                                       "rule": None, "detail": {}}}, status_code=503)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, e: StarletteHTTPException) -> Response:
@@ -129,7 +132,7 @@ def create_app(
         if not request.url.path.startswith("/api/"):
             return await http_exception_handler(request, e)
         code = {404: "no_route", 405: "bad_method"}.get(e.status_code, "bad_request")
-        return JSONResponse({"error": {"code": code, "message": str(e.detail), "rule": None}},
+        return JSONResponse({"error": {"code": code, "message": str(e.detail), "rule": None, "detail": {}}},
                             status_code=e.status_code, headers=e.headers)
 
     @app.exception_handler(RequestValidationError)
@@ -137,7 +140,8 @@ def create_app(
         first = e.errors()[0] if e.errors() else {}
         where = ".".join(str(x) for x in first.get("loc", ()))
         message = f"{where}: {first.get('msg', 'invalid request')}"
-        return JSONResponse({"error": {"code": "bad_request", "message": message}}, status_code=400)
+        return JSONResponse({"error": {"code": "bad_request", "message": message, "rule": None,
+                                       "detail": {"field": where, "reason": "invalid"}}}, status_code=400)
 
     def table_or_404(table_id: str) -> Table:
         table = lobby.get(table_id)
@@ -151,7 +155,8 @@ def create_app(
         The size is checked before the body is read: by its Content-Length, then while it streams in
         (a chunked body has none), so a huge body costs the server nothing but the refusal.
         """
-        too_large = TableError("too_large", f"a request body has at most {limits.max_body} bytes", 413)
+        too_large = TableError("too_large", f"a request body has at most {limits.max_body} bytes", 413,
+                               detail={"limit": limits.max_body})
         declared = request.headers.get("content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > limits.max_body):
             raise too_large

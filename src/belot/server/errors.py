@@ -6,17 +6,30 @@ from typing import Any
 
 
 class TableError(Exception):
-    """A refused request: ``code`` from docs/protocol.md, an English ``message``, the HTTP status."""
+    """A refused request: ``code`` from docs/protocol.md, an English ``message``, the HTTP status.
 
-    def __init__(self, code: str, message: str, status: int = 409, rule: str | None = None) -> None:
+    ``detail`` holds the refusal's particulars as fields (docs/protocol.md, "detail"), so that a client
+    can say them in its own language: ``retry_after`` (whole seconds until trying again may succeed),
+    ``limit``, ``field``, ``reason``, ``char`` ... The ``message`` says the same in English.
+    """
+
+    def __init__(self, code: str, message: str, status: int = 409, rule: str | None = None,
+                 detail: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
         self.rule = rule
+        # A field may quote the client's input: a lone surrogate in it would fail the reply's encoding.
+        self.detail = {k: _encodable(v) for k, v in (detail or {}).items()}
 
     def to_json(self, seq: int | None = None) -> dict[str, Any]:
-        return {"type": "error", "code": self.code, "message": self.message, "rule": self.rule, "seq": seq}
+        return {"type": "error", "code": self.code, "message": self.message, "rule": self.rule,
+                "detail": self.detail, "seq": seq}
+
+
+def _encodable(value: Any) -> Any:
+    return value.encode("utf-8", "backslashreplace").decode("utf-8") if isinstance(value, str) else value
 
 
 __all__ = ["TableError"]

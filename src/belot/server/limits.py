@@ -62,7 +62,8 @@ def depth(text: str) -> int:
 
 def _int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_DIGITS:
-        raise TableError("bad_number", f"a number has at most {MAX_DIGITS} digits, not {len(text.lstrip('-'))}", 400)
+        raise TableError("bad_number", f"a number has at most {MAX_DIGITS} digits, not {len(text.lstrip('-'))}", 400,
+                         detail={"limit": MAX_DIGITS})
     return int(text)
 
 
@@ -95,7 +96,8 @@ def loads(text: str | bytes, what: str = "the message", invalid: str = "bad_json
             raise TableError(invalid, f"{what} is not UTF-8 text", 400) from None
     deep = depth(text)
     if deep > MAX_DEPTH:
-        raise TableError("too_deep", f"{what} nests {deep} deep; at most {MAX_DEPTH}", 400)
+        raise TableError("too_deep", f"{what} nests {deep} deep; at most {MAX_DEPTH}", 400,
+                         detail={"limit": MAX_DEPTH})
     try:
         return json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
     except (json.JSONDecodeError, RecursionError, ValueError):
@@ -119,10 +121,12 @@ class Quota:
         """Count one more websocket of ``address``; TableError (429) when over a limit."""
         if self.sockets_total >= self.limits.ws_total:
             raise TableError("too_many_connections",
-                             f"the server holds its limit of {self.limits.ws_total} connections; try again later", 429)
+                             f"the server holds its limit of {self.limits.ws_total} connections; try again later", 429,
+                             detail={"reason": "server", "limit": self.limits.ws_total})
         if self.sockets[address] >= self.limits.ws_per_address:
             raise TableError("too_many_connections",
-                             f"your address holds its limit of {self.limits.ws_per_address} connections", 429)
+                             f"your address holds its limit of {self.limits.ws_per_address} connections", 429,
+                             detail={"reason": "address", "limit": self.limits.ws_per_address})
         self.sockets[address] += 1
         self.sockets_total += 1
 
@@ -141,7 +145,8 @@ class Quota:
         if len(recent) >= self.limits.tables_per_minute:
             wait = max(1, math.ceil(recent[0] + 60 - now))
             raise TableError("too_many_tables", f"your address created {len(recent)} tables in the last minute "
-                             f"(at most {self.limits.tables_per_minute}); try again in {wait} s", 429)
+                             f"(at most {self.limits.tables_per_minute}); try again in {wait} s", 429,
+                             detail={"reason": "created", "limit": self.limits.tables_per_minute, "retry_after": wait})
         recent.append(now)
         if len(self._created) > 10_000:  # forget addresses that created nothing lately
             for a in [a for a, q in self._created.items() if not q or q[-1] <= now - 60]:
@@ -166,7 +171,8 @@ def guarded_http(base: type[asyncio.Protocol], per_address: int, idle: float) ->
     open_by: dict[str, set[asyncio.BaseTransport]] = {}
     prune_at: dict[str, int] = {}
     body = json.dumps({"error": {"code": "too_many_connections", "rule": None, "message":
-                       f"your address holds its limit of {per_address} connections"}}).encode()
+                       f"your address holds its limit of {per_address} connections",
+                       "detail": {"reason": "address", "limit": per_address}}}).encode()
     refusal = (b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\nconnection: close\r\n"
                b"content-length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
 

@@ -31,30 +31,38 @@ _REFUSED = {"Cc": "a control character", "Cf": "an invisible format character", 
 
 
 class BadName(ValueError):
-    """A refused name; the message names the field and what is wrong with it."""
+    """A refused name; the message names the field and what is wrong with it, and ``detail`` says the
+    same as fields (docs/protocol.md): ``field``, ``reason`` (``not_text``, ``character``,
+    ``nothing_visible``, ``too_long``), the refused ``char`` (``"U+200D"``) or the ``limit``."""
+
+    def __init__(self, field: str, problem: str, reason: str, **more: object) -> None:
+        super().__init__(f"{field}: {problem}")
+        self.detail: dict[str, object] = {"field": field, "reason": reason, **more}
 
 
-def _problem(text: str) -> str | None:
+def _problem(text: str) -> tuple[str, str] | None:
+    """What is wrong with a character of ``text`` and its code point, if one is refused."""
     for ch in text:
         cat = unicodedata.category(ch)
         if cat in _REFUSED:
-            return f"{_REFUSED[cat]} (U+{ord(ch):04X}) is not allowed" if cat != "Cs" else \
-                f"a lone surrogate (U+{ord(ch):04X}) is not a character"
+            point = f"U+{ord(ch):04X}"
+            return (f"{_REFUSED[cat]} ({point}) is not allowed" if cat != "Cs" else
+                    f"a lone surrogate ({point}) is not a character"), point
     return None
 
 
 def clean_name(value: object, field: str = "name") -> str:
     """The name to store for ``value``, or BadName naming ``field`` and the problem."""
     if not isinstance(value, str):
-        raise BadName(f"{field}: a name must be a string")
+        raise BadName(field, "a name must be a string", "not_text")
     problem = _problem(value)
     if problem:
-        raise BadName(f"{field}: {problem}")
+        raise BadName(field, problem[0], "character", char=problem[1])
     text = " ".join(unicodedata.normalize("NFC", value).split())
     if not text or not any(unicodedata.category(ch)[0] in "LNPS" for ch in text):
-        raise BadName(f"{field}: a name must have a visible character")
+        raise BadName(field, "a name must have a visible character", "nothing_visible")
     if len(text) > MAX_NAME:
-        raise BadName(f"{field}: a name has at most {MAX_NAME} characters, not {len(text)}")
+        raise BadName(field, f"a name has at most {MAX_NAME} characters, not {len(text)}", "too_long", limit=MAX_NAME)
     return text
 
 

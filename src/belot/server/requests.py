@@ -112,11 +112,11 @@ M = TypeVar("M", bound=Body)
 def parse(model: type[M], body: Any, code: str = "bad_request") -> M:
     """``body`` as a ``model``; TableError ``code`` (400) naming the first faulty field otherwise."""
     if not isinstance(body, dict):
-        raise TableError(code, "the request body must be a JSON object", 400)
+        raise TableError(code, "the request body must be a JSON object", 400, detail={"reason": "not_object"})
     try:
         return model.model_validate(body)
     except ValidationError as e:
-        raise TableError(code, describe(e), 400) from None
+        raise TableError(code, describe(e), 400, detail=detail_of(e)) from None
 
 
 def describe(e: ValidationError) -> str:
@@ -134,4 +134,27 @@ def describe(e: ValidationError) -> str:
     return f"{where}: {message}" if where else message
 
 
-__all__ = ["ActionRequest", "Body", "CreateTable", "JoinSeat", "LeaveSeat", "describe", "parse"]
+# pydantic's error types by the ``reason`` a refusal's detail gives (docs/protocol.md); any other: "invalid".
+_REASONS = {"extra_forbidden": "unknown_field", "missing": "missing", "greater_than": "range",
+            "greater_than_equal": "range", "less_than": "range", "less_than_equal": "range",
+            "too_short": "range", "too_long": "range"}
+
+
+def detail_of(e: ValidationError) -> dict[str, Any]:
+    """The first error of ``e`` as the fields of a refusal's ``detail``: the ``field`` (as `describe`
+    names it), the ``reason``, and the bounds (``min``, ``max``) of a number out of range."""
+    first = e.errors()[0]
+    error = first.get("ctx", {}).get("error")
+    if isinstance(error, BadName):
+        return dict(error.detail)
+    kind = first["type"]
+    reason = _REASONS.get(kind, "type" if kind.endswith("_type") else "invalid")
+    detail: dict[str, Any] = {"field": ".".join(str(x) for x in first["loc"]) or None, "reason": reason}
+    ctx = first.get("ctx", {})
+    for bound, key in (("ge", "min"), ("le", "max")):
+        if isinstance(ctx.get(bound), (int, float)):
+            detail[key] = ctx[bound]
+    return detail
+
+
+__all__ = ["ActionRequest", "Body", "CreateTable", "JoinSeat", "LeaveSeat", "describe", "detail_of", "parse"]

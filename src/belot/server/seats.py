@@ -95,21 +95,23 @@ class Seats:
             if not free:
                 kept = [s for s, st in enumerate(self.seats) if st.is_human and st.token_hash is None]
                 if kept:
-                    raise self._kept(min(kept, key=self.kept), "every free seat of this table is")
+                    raise self._kept(min(kept, key=self.kept), "every free seat of this table is", None)
                 raise TableError("table_full", "every human seat of this table is taken", 409)
             seat = free[0]
         st = self.seats[seat]
         if not st.is_human:
-            raise TableError("not_human_seat", f"seat {seat} is played by {st.kind}", 409)
+            raise TableError("not_human_seat", f"seat {seat} is played by {st.kind}", 409, detail={"seat": seat})
         if st.token_hash is not None:
-            raise TableError("seat_taken", f"seat {seat} is taken", 409)
+            raise TableError("seat_taken", f"seat {seat} is taken", 409, detail={"seat": seat})
         if not keeper and self.kept(seat):
-            raise self._kept(seat, f"seat {seat} is")
+            raise self._kept(seat, f"seat {seat} is", seat)
         return seat
 
-    def _kept(self, seat: int, what: str) -> TableError:
+    def _kept(self, seat: int, what: str, asked: int | None) -> TableError:
+        wait = max(1, math.ceil(self.kept(seat)))
         return TableError("seat_reserved", f"{what} kept for its player of the last match (a rematch) for "
-                          f"{math.ceil(self.kept(seat))} more seconds; then anyone may take it", 409)
+                          f"{wait} more seconds; then anyone may take it", 409,
+                          detail={"seat": asked, "retry_after": wait})
 
     def new_token(self) -> tuple[str, str]:
         """A fresh secret token and its hash."""

@@ -31,7 +31,7 @@ from .gamelog import GameLog, deal_row, new_match, replay_stored
 from .limits import Limits, Quota
 from .messages import Messages
 from .names import clean_stored_name
-from .protocol import ProtocolError, action_from_json
+from .protocol import ProtocolError, action_from_json, action_to_json
 from .requests import CreateTable
 from .seats import Connection, Seats
 from .settings import FINISHED, HUMAN, PLAYING, WAITING, Settings, default_bot
@@ -181,7 +181,8 @@ class Table:
             raise TableError("stale", f"the action was chosen at seq {seq}; the table is at seq {self.seq}", 409)
         to_move = self.match.current_player
         if seat != to_move:
-            raise TableError("not_your_turn", f"it is seat {to_move}'s turn, not seat {seat}'s", 409)
+            raise TableError("not_your_turn", f"it is seat {to_move}'s turn, not seat {seat}'s", 409,
+                             detail={"seat": to_move})
         self.commit(seat, action, bot=False)
         s = self.seats[seat]
         if s.away or (not s.connections and s.grace_task is None):
@@ -194,7 +195,7 @@ class Table:
         try:
             trial = self.log.advance(self.match, action)
         except RuleError as e:
-            raise TableError("illegal", str(e), 409, e.rule) from None
+            raise TableError("illegal", str(e), 409, e.rule, detail={"action": action_to_json(action)}) from None
         try:
             status = self.log.append(self.seq, seat, action, bot, self.match, trial, self.seats.players())
         except LeaseLost:  # another worker owns the table now: its players reconnect there
@@ -246,7 +247,7 @@ class Table:
         token no longer holds the seat."""
         st = self.seats[seat]
         if not st.is_human or st.token_hash is None:
-            raise TableError("seat_free", f"seat {seat} is not taken", 409)
+            raise TableError("seat_free", f"seat {seat} is not taken", 409, detail={"seat": seat})
         token, token_hash = self.seats.new_token()
         self.log.set_seat(seat, token_hash, st.name)
         st.token_hash = token_hash
@@ -337,7 +338,8 @@ class Lobby:
         playing = sum(1 for t in self.tables.values() if HUMAN not in t.settings.seats and t.status == PLAYING)
         if playing >= self.limits.bot_tables:
             raise TableError("too_many_bot_tables", f"{playing} tables of bots only are playing, the most this "
-                             "server runs at once; try again when one ends, or seat a person", 429)
+                             "server runs at once; try again when one ends, or seat a person", 429,
+                             detail={"limit": self.limits.bot_tables})
 
     def _check_waiting(self, address: str) -> None:
         mine = self._waiting_by.get(address, set())
@@ -349,7 +351,8 @@ class Lobby:
             self._waiting_by.pop(address, None)
         elif len(mine) >= self.limits.waiting_per_address:
             raise TableError("too_many_tables", f"your address has {len(mine)} tables waiting for players (at most "
-                             f"{self.limits.waiting_per_address}); play or leave one first", 429)
+                             f"{self.limits.waiting_per_address}); play or leave one first", 429,
+                             detail={"reason": "waiting", "limit": self.limits.waiting_per_address})
 
     def get(self, table_id: str) -> Table | None:
         table = self.tables.get(table_id)

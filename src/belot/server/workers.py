@@ -121,7 +121,7 @@ class Forward:
             r = await self._http.request(scope["method"], url, content=body, headers=headers)
         except httpx.HTTPError:
             await _error(send, 503, b'{"error": {"code": "moved", "message": "the table\'s server is away; retry", '
-                                    b'"rule": null}}')
+                                    b'"rule": null, "detail": {}}}')
             return
         out = [(k.encode(), v.encode()) for k, v in r.headers.items()
                if k.lower() not in ("content-length", "transfer-encoding", "connection")]
