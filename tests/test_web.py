@@ -63,8 +63,9 @@ class Server:
     """`belot serve` in a subprocess on 127.0.0.1, with a temporary database, no bot delay and no
     limit on the tables one address makes."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, *args: str) -> None:
         self.db = db
+        self.args = args  # more `belot serve` flags (a later flag wins: a limit of its own)
         self.log = db.with_suffix(".log")
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
@@ -78,7 +79,8 @@ class Server:
                 [sys.executable, "-m", "belot", "serve", "--host", "127.0.0.1", "--port", str(self.port),
                  "--db", str(self.db), "--bot-delay", "0",
                  # one address makes every table here: the abuse limits are tests/test_server_abuse.py's
-                 "--tables-per-minute", "100000", "--waiting-per-address", "100000", "--max-bot-tables", "100000"],
+                 "--tables-per-minute", "100000", "--waiting-per-address", "100000", "--max-bot-tables", "100000",
+                 *self.args],
                 stdout=subprocess.DEVNULL, stderr=log,
             )
         deadline = time.monotonic() + 20

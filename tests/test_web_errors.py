@@ -1,13 +1,21 @@
 """A refusal of the server in the page's language: the server's `message` is English (docs/protocol.md),
 and a Turkish or Bulgarian page showed it as is ("Bir sorun çıktı: every human seat of this table is
-taken"). The page now says the catalog's words for the refusal's code (web.errors.<code>)."""
+taken"). The page now says the catalog's words for the refusal's code (web.errors.<code>), filled from
+the refusal's `detail` fields: how long to wait, the refused character, card, call or field."""
 
 from __future__ import annotations
+
+import json
+import re
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import test_web
 from playwright.sync_api import Browser, Page
-from test_web import Server, new_page, post
+from test_web import ScriptedTable, Server, new_page, post
 
 from belot.i18n import catalog
 
@@ -15,6 +23,7 @@ pytestmark = pytest.mark.browser
 
 browser = test_web.browser  # test_web's fixtures: one Chromium and one `belot serve` for this module too
 server = test_web.server
+rematch = test_web.rematch  # a rematch whose seats 1-3 are kept for their players (120 s)
 
 
 def toast_after(page: Page, selector: str) -> str:
@@ -67,3 +76,137 @@ def test_a_bulgarian_guest_is_told_in_bulgarian_that_a_name_is_an_accounts_or_un
     assert page.url.rstrip("/") == server.url  # no table was made
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()
+
+
+def said(lang: str, key: str, **fields: str) -> re.Pattern[str]:
+    """The catalog's sentence ``key`` in ``lang`` as a pattern: ``{wait}`` is any wait the page can say
+    (web.wait.*, a number of seconds or minutes), any other ``{field}`` the text given for it."""
+    words = catalog(lang)
+    waits = "|".join(re.escape(words[k]).replace(re.escape("{n}"), r"\d+")
+                     for k in ("web.wait.second", "web.wait.seconds", "web.wait.minutes"))
+    pattern = re.escape(words[key]).replace(re.escape("{wait}"), f"(?i:{waits})")
+    for name, value in fields.items():
+        pattern = pattern.replace(re.escape("{" + name + "}"), re.escape(value))
+    return re.compile(pattern)
+
+
+def refusal(server: Server, path: str, body: dict[str, Any]) -> Any:
+    """The server's error body for a request it refuses."""
+    req = urllib.request.Request(server.url + path, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(req, timeout=5)
+    return json.loads(e.value.read())["error"]
+
+
+@pytest.mark.parametrize("lang, wait", [("tr", "2 dakika sonra"), ("bg", "след 2 минути")])
+def test_a_seat_kept_for_a_rematch_says_in_the_pages_language_how_long_it_is_kept(
+        browser: Browser, server: Server, rematch: ScriptedTable, lang: str, wait: str) -> None:
+    """The wait was only in the server's English message; the Turkish and Bulgarian pages said "a little
+    later". The join a person clicks in the lobby meets a kept seat (the request goes to the rematch, as
+    when the lobby is older than the rematch): the page says the server's retry_after in its words."""
+    open_table = post(server, "/api/tables", {})["table"]["id"]
+    page = new_page(browser, locale={"tr": "tr-TR", "bg": "bg-BG"}[lang])
+    page.goto(server.url + "/")
+    join = f"#open-tables li[data-table='{open_table}'] [data-join]"
+    page.wait_for_selector(join)
+    page.route(f"**/api/tables/{open_table}/join",
+               lambda route: route.continue_(url=f"{server.url}/api/tables/{rematch.id}/join"))
+    shown = toast_after(page, join)
+    assert said(lang, "web.errors.seat_reserved").fullmatch(shown), shown
+    assert wait in shown  # the hold is 120 s, 2 minutes, and the module's tests take less than 30 s
+    assert "seconds" not in shown and "rematch)" not in shown
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+@pytest.fixture(scope="module")
+def strict(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server of its own with 2 tables a minute from one address (and the login limit of 5 failures
+    in 5 minutes, which would refuse the other tests' logins from the same address)."""
+    srv = Server(tmp_path_factory.mktemp("strict") / "belot.sqlite3", "--tables-per-minute", "2")
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def test_the_limits_of_tables_and_logins_say_how_long_to_wait_in_turkish_and_bulgarian(
+        browser: Browser, strict: Server) -> None:
+    for _ in range(2):
+        post(strict, "/api/tables", {"seat": 0})
+    err = refusal(strict, "/api/tables", {"seat": 0})
+    assert err["code"] == "too_many_tables" and err["detail"]["reason"] == "created"
+    for lang, locale in (("tr", "tr-TR"), ("bg", "bg-BG")):
+        page = new_page(browser, locale=locale)
+        page.goto(strict.url + "/")
+        page.wait_for_selector("#create-btn")
+        shown = toast_after(page, "#create-btn")
+        assert said(lang, "web.errors.tables_per_minute", limit="2").fullmatch(shown), shown
+        assert re.search(r"\d+", shown.split(".", 1)[1]), shown  # the wait, in seconds: under a minute
+        assert not page.errors  # type: ignore[attr-defined]
+        page.context.close()
+    tr_wait = catalog("tr")["web.wait.minutes"].replace("{n}", "5")
+    bg_wait = catalog("bg")["web.wait.minutes"].replace("{n}", "5")
+    for lang, locale, wait in (("bg", "bg-BG", bg_wait), ("tr", "tr-TR", tr_wait)):
+        page = new_page(browser, locale=locale)
+        page.goto(strict.url + "/account")
+        page.wait_for_selector("#login-btn")
+        page.fill("#acc-name", "Стоян")
+        page.fill("#acc-password", "не е паролата")
+        for _ in range(6 if lang == "bg" else 1):  # 5 failures from this address, then the limit
+            page.evaluate("document.querySelector('#account-error').classList.add('hidden')")
+            page.click("#login-btn")
+            page.wait_for_selector("#account-error:not(.hidden)")
+        shown = page.inner_text("#account-error")
+        assert said(lang, "web.errors.too_many_logins").fullmatch(shown), shown
+        assert wait.lower() in shown.lower(), shown  # 300 s of the window left: 5 minutes
+        assert not page.errors  # type: ignore[attr-defined]
+        page.context.close()
+
+
+def error_text(page: Page, error: dict[str, Any]) -> str:
+    """What the page (its errorText, js/i18n.js) says for a refusal the server sent."""
+    return str(page.evaluate("async e => (await import('/static/js/i18n.js')).errorText(e)", error))
+
+
+def test_an_illegal_action_and_a_refused_name_are_said_in_the_pages_language(
+        browser: Browser, server: Server) -> None:
+    """Their detail was the server's English after a translated lead-in ("Bu oynanamaz: kontra is not
+    legal: ..."); now the refused card or call, the rule and the name's fault are said from fields."""
+    table = ScriptedTable(server)
+    try:
+        seat, _ = table.to_move() or (None, None)
+        assert seat is not None
+        kontra = refusal(server, f"/api/tables/{table.id}/action", {"token": table.tokens[seat],
+                                                                     "action": {"call": "kontra"}})
+        card = refusal(server, f"/api/tables/{table.id}/action", {"token": table.tokens[seat],
+                                                                   "action": {"card": "KH"}})
+    finally:
+        table.close()
+    assert (kontra["code"], kontra["rule"], card["code"]) == ("illegal", "R3.3", "illegal")
+    # A name of nothing visible (a combining accent alone), refused by the server, not the browser.
+    page = new_page(browser, locale="tr-TR")
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create-btn")
+    page.fill("#name", "\u0301")
+    shown = toast_after(page, "#create-btn")
+    assert shown == catalog("tr")["web.errors.name_invisible"], shown
+    too_long = refusal(server, "/api/tables", {"seat": 0, "name": "x" * 40})
+    target = refusal(server, "/api/tables", {"target": 0})
+    for lang, locale in (("tr", "tr-TR"), ("bg", "bg-BG")):
+        if lang != "tr":
+            page = new_page(browser, locale=locale)
+            page.goto(server.url + "/")
+            page.wait_for_selector("#create-btn")
+        words = catalog(lang)
+        assert error_text(page, kontra) == words["web.errors.illegal_action"].format(
+            action=words["call.kontra"], rule="R3.3")
+        assert error_text(page, card) == words["web.errors.illegal_action"].format(
+            action=f"{words['rank.K']} {words['suit.H']}", rule=card["rule"])
+        assert error_text(page, too_long) == words["web.errors.name_too_long"].format(limit=32)
+        assert error_text(page, target) == words["web.errors.bad_field"].format(field=words["web.lobby.target"])
+        for err in (kontra, card, too_long, target):
+            shown = error_text(page, err)
+            assert not re.search(r"\b(legal|not|name|characters|Input|should)\b", shown), shown
+        assert not page.errors  # type: ignore[attr-defined]
+        page.context.close()

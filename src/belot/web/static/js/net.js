@@ -2,10 +2,13 @@
 // reconnects by itself (backing off) and asks for a fresh state each time it is back.
 
 export class ApiError extends Error {
-  constructor(code, message, status) {
+  /** A refusal: its `code`, English `message` and HTTP `status`, and the `detail` and `rule` of docs/protocol.md. */
+  constructor(code, message, status, detail = {}, rule = null) {
     super(message);
     this.code = code;
     this.status = status;
+    this.detail = detail;
+    this.rule = rule;
   }
 }
 
@@ -24,7 +27,8 @@ export async function api(path, body) {
   try { data = await res.json(); } catch { /* no body */ }
   if (!res.ok) {
     const err = (data && data.error) || {};
-    throw new ApiError(err.code || "http_" + res.status, err.message || res.statusText, res.status);
+    throw new ApiError(err.code || "http_" + res.status, err.message || res.statusText, res.status,
+      (err.detail && typeof err.detail === "object") ? err.detail : {}, err.rule || null);
   }
   return data;
 }
