@@ -86,11 +86,6 @@ function actionWords(action) {
  * the server's message after web.error's, so nothing is left unsaid.
  */
 export function errorText(e) {
-  const text = refusalText(e);
-  return text.charAt(0).toLocaleUpperCase(current) + text.slice(1); // a sentence may open with {wait}
-}
-
-function refusalText(e) {
   const code = String((e && e.code) || "");
   const message = String((e && e.message) || "");
   const d = (e && e.detail && typeof e.detail === "object") ? e.detail : {};
