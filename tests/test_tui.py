@@ -253,6 +253,10 @@ def test_turkish_card_names_are_cards_and_messages_show_symbols(tmp_path: Path) 
     assert [words.parse_card_words(x) for x in ("sinek 8", "8 sinek", "kupa papaz", "Maça Kız", "karo bacak", "kupa")] == [
         1, 1, 22, 29, 12, None]
     assert Words("bg").parse_card_words("пика дама") == 29 and Words("en").parse_card_words("jack of hearts") == 20
+    # A card as the browser names it (game.json card.name): "Maça Kızı", "Karo Onlusu", "Sinek Valesi".
+    assert [words.parse_card_words(x) for x in ("Maça Kızı", "karo onlusu", "sinek valesi", "kupa ası")] == [
+        29, 11, 4, 23]
+    assert Words("en").parse_card_words("queen of spades") == 29
 
 
 # -- saving and resuming --------------------------------------------------------------------------

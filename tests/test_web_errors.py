@@ -202,8 +202,9 @@ def test_an_illegal_action_and_a_refused_name_are_said_in_the_pages_language(
         words = catalog(lang)
         assert error_text(page, kontra) == words["web.errors.illegal_action"].format(
             action=words["call.kontra"], rule="R3.3")
-        assert error_text(page, card) == words["web.errors.illegal_action"].format(
-            action=f"{words['rank.K']} {words['suit.H']}", rule=card["rule"])
+        # The card as the language names it: "Kupa Papazı", "Поп купа" (not "Papaz Kupa").
+        king = {"tr": "Kupa Papazı", "bg": "Поп купа"}[lang]
+        assert error_text(page, card) == words["web.errors.illegal_action"].format(action=king, rule=card["rule"])
         assert error_text(page, too_long) == words["web.errors.name_too_long"].format(limit=32)
         assert error_text(page, target) == words["web.errors.bad_field"].format(field=words["web.lobby.target"])
         for err in (kontra, card, too_long, target):
@@ -211,3 +212,23 @@ def test_an_illegal_action_and_a_refused_name_are_said_in_the_pages_language(
             assert not re.search(r"\b(legal|not|name|characters|Input|should)\b", shown), shown
         assert not page.errors  # type: ignore[attr-defined]
         page.context.close()
+
+
+@pytest.mark.parametrize(("lang", "locale", "named"), [
+    ("en", "en-US", {"QS": "Queen of Spades", "TD": "Ten of Diamonds", "7C": "Seven of Clubs"}),
+    ("tr", "tr-TR", {"QS": "Maça Kızı", "TD": "Karo Onlusu", "JC": "Sinek Valesi", "AH": "Kupa Ası"}),
+    ("bg", "bg-BG", {"QS": "Дама пика", "TD": "Десетка каро", "KH": "Поп купа"}),
+])
+def test_a_card_in_words_is_named_as_its_language_names_it(browser: Browser, server: Server, lang: str,
+                                                           locale: str, named: dict[str, str]) -> None:
+    """The words of a card (the hand's labels for a screen reader, the belote question, a refused card)
+    were rank then suit in every language: "Queen Spades", "Kız Maça"."""
+    page = new_page(browser, locale=locale)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create-btn")
+    words = page.evaluate("""async cards => {
+        const [{ cardWords }, { t }] = await Promise.all([import('/static/js/cards.js'), import('/static/js/i18n.js')]);
+        return Object.fromEntries(cards.map(c => [c, cardWords(c, t)]));
+    }""", list(named))
+    assert words == named
+    page.context.close()

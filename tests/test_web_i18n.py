@@ -46,8 +46,8 @@ BUILT = {
     "call.": ["pass", "C", "D", "H", "S", "NT", "AT", "kontra", "rekontra", "surkontra"],
     "tui.option.": sorted(SUPPORTED_OPTIONS),  # the house rules' names: the terminal's wording
     "web.options.help.": sorted(SUPPORTED_OPTIONS),
-    "rank.": list("789TJQKA"),
-    "suit.": list("CDHS"),
+    "card.rank.": list("789TJQKA"),  # a card in words (js/cards.js cardWords, game.json card.name)
+    "card.suit.": list("CDHS"),
     "web.lang.": list(LANGUAGES),
     "web.bot.": [*bot_names(), "solver"],  # every level the lobby offers, and the analysis
     "web.analysis.class.": ["best", "inaccuracy", "mistake", "blunder"],

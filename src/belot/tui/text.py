@@ -39,6 +39,7 @@ def dynamic_keys() -> list[str]:
     keys = [f"call.{c}" for c in CALL_NAMES]
     keys += [f"suit.{s}" for s in SUITS]
     keys += [f"rank.{r}" for r in RANKS]
+    keys += [f"card.suit.{s}" for s in SUITS] + [f"card.rank.{r}" for r in RANKS]
     keys += [f"term.{k}" for k in KINDS]
     keys += [f"term.{o}" for o in OUTCOMES]
     keys += [f"tui.seat.{i}" for i in range(4)]
@@ -101,7 +102,8 @@ class Words:
 
     def parse_card_words(self, text: str) -> int | None:
         """A card named by a suit and a rank in words, either order: ``sinek 8``, ``kupa papaz``,
-        ``8 sinek``, ``пика дама``, ``hearts 8``, ``jack of hearts``; None when it names no card."""
+        ``8 sinek``, ``maça kızı``, ``пика дама``, ``hearts 8``, ``jack of hearts``, the words the browser
+        names the card with too; None when it names no card."""
         words = [w for w in text.split() if fold(w) not in {"of", "de"}]
         if len(words) != 2:
             return None
@@ -115,7 +117,7 @@ class Words:
         f = fold(word)
         for lang in (self.lang, *LANGUAGES):
             for i, s in enumerate(SUITS):
-                if f == fold(t(f"suit.{s}", lang)) or f in (s.lower(), SUIT_SYMBOLS[i]):
+                if f in (fold(t(f"suit.{s}", lang)), fold(t(f"card.suit.{s}", lang)), s.lower(), SUIT_SYMBOLS[i]):
                     return i
         return None
 
@@ -128,7 +130,7 @@ class Words:
                 return i
         for lang in (self.lang, *LANGUAGES):
             for i, r in enumerate(RANKS):
-                if f == fold(t(f"rank.{r}", lang)):
+                if f in (fold(t(f"rank.{r}", lang)), fold(t(f"card.rank.{r}", lang))):  # Kız, Kızı
                     return i
         return None
 

@@ -80,9 +80,9 @@ export function cardBack() {
     `<rect x="7" y="7" width="86" height="126" rx="5" fill="none" stroke="#fff" stroke-width="2"/></svg>`;
 }
 
-/** Card name in words, e.g. "Papaz Kupa" / "King of Hearts", from the game.json words. */
+/** A card in words, as the language names it: "Queen of Spades", "Maça Kızı", "Дама пика". */
 export function cardWords(card, t) {
-  return `${t("rank." + card[0])} ${t("suit." + card[1])}`;
+  return t("card.name", { rank: t("card.rank." + card[0]), suit: t("card.suit." + card[1]) });
 }
 
 export function cardIndex(name) {

@@ -68,7 +68,7 @@ function fieldLabel(field) {
   return String(field);
 }
 
-/** A refused action (detail.action) in words: "Papaz Kupa", "Kontra", "Terts". */
+/** A refused action (detail.action) in words: "Kupa Papazı", "Kontra", "Terts". */
 function actionWords(action) {
   if (!action || typeof action !== "object") return "";
   if (typeof action.card === "string" && /^[789TJQKA][CDHS]$/.test(action.card)) return cardWords(action.card, t);
