@@ -222,3 +222,25 @@ def test_a_bad_resume_file_gives_the_record_error_and_exit_2(tmp_path: Path) -> 
     assert out.returncode == 2
     assert out.stderr.strip() == f"belot play: {bad}: deal 0: dealer must be a seat 0-3, not 7"
     assert bad.read_text(encoding="utf-8").startswith('{"format"')  # left intact
+
+
+@pytest.mark.parametrize("when", ["first game", "play again"])
+def test_a_game_file_that_cannot_be_saved_is_exit_2_before_the_first_game_and_after_play_again(
+        tmp_path: Path, when: str) -> None:
+    """One failure, one status: the games directory unusable (here a file stands where it should be)
+    stops ``belot play`` with 'cannot save the game in DIR' and exit 2, as every command stops for a
+    file it cannot use, whether it happens before the first game or at 'play again'."""
+    games = tmp_path / "games"
+    if when == "first game":
+        games.write_text("not a directory")
+        p = Player(tmp_path, "--seed", "11")
+    else:
+        p = Player(tmp_path, "--seed", "11", "--target", "1")
+        assert p.play(stop="tui.prompt.again")[-1] == "tui.prompt.again"
+        for f in games.iterdir():
+            f.unlink()
+        games.rmdir()
+        games.write_text("not a directory")
+        p.child.sendline("y")
+    assert p.finish() == 2
+    assert f"belot play: cannot save the game in {games}: File exists" in p.text

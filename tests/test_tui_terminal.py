@@ -30,7 +30,7 @@ def test_a_game_that_cannot_be_saved_stops_with_a_message_not_a_traceback(tmp_pa
 
     out = io.StringIO()
     code = Game(setup, Words("en"), Console(file=out, width=100), 0, read).run()
-    assert code == 1
+    assert code == 2  # as for the file of a new game: every command's status for a file it cannot use
     text = out.getvalue()
     assert f"belot play: cannot save the game in {setup.path}: No such file or directory" in text
     assert not games.exists()

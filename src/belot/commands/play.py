@@ -91,6 +91,5 @@ def run(args: argparse.Namespace) -> int:
         players = list(setup.match.players or [])
         try:
             setup = new_setup(seed, setup.match.start_target, players, data_dir(), setup.match.rules)
-        except OSError as e:
-            fail(PROG, f"cannot save the game in {data_dir()}: {e.strerror or e}")
-            return 1  # as a save failing within a game (Game.run)
+        except OSError as e:  # the status of the same failure before the first game and within one
+            return fail(PROG, f"cannot save the game in {data_dir()}: {e.strerror or e}")

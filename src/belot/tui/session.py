@@ -191,8 +191,8 @@ class Game:
     # -- the match -----------------------------------------------------------------------------
 
     def run(self) -> int:
-        """Play to the end of the match; 0 when it ended or the player quit, 130 on Ctrl-C, 1 when a
-        bot broke a rule or the game could not be saved."""
+        """Play to the end of the match; 0 when it ended or the player quit, 130 on Ctrl-C, 2 when the
+        game could not be saved (as every command for a file it cannot use), 1 when a bot broke a rule."""
         try:
             self.loop()
         except KeyboardInterrupt:
@@ -207,7 +207,7 @@ class Game:
             return 0
         except SaveError as e:  # the record on disk holds every action before this one
             self.console.print(Text(f"belot play: {e}", style="bold red"), soft_wrap=True)
-            return 1
+            return 2
         except RuleError as e:  # a bot broke a rule: say so, the record up to here is saved
             self.console.print(Text(f"belot play: {e}", style="bold red"), soft_wrap=True)
             self.say("tui.saved_at", path=self.path)
