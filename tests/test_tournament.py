@@ -189,10 +189,32 @@ def test_cli_bad_number_is_an_argparse_error(capsys):
     assert e.value.code == 2
 
 
-def test_cli_ray_missing_is_a_clear_error(monkeypatch, capsys):
+@pytest.mark.parametrize("argv, out", [
+    (["tournament", "random", "random", "--deals", "1", "--records", "{out}", "--ray"], "new/records"),
+    (["selfplay", "--games", "1", "--out", "{out}", "--ray"], "new/games"),
+])
+def test_cli_ray_missing_is_a_clear_error_and_leaves_no_directory(monkeypatch, capsys, tmp_path, argv, out):
+    """A refusal leaves nothing behind: the output directory is made only once Ray has started."""
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError
-    assert main(["tournament", "random", "random", "--deals", "1", "--ray"]) == 2
+    assert main([a.replace("{out}", str(tmp_path / out)) for a in argv]) == 2
     assert "pip install 'belot[ray]'" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command, option", [("selfplay", "--out"), ("tournament", "--records")])
+@pytest.mark.parametrize("inside, reason", [("file/out", "is not a directory"), ("file/deep/out", "is not a directory"),
+                                            ("", "the directory name is empty")])
+def test_cli_an_output_directory_that_cannot_be_made_is_one_line(capsys, monkeypatch, tmp_path, command, option,
+                                                                 inside, reason):
+    """Not a silent run without records (``--records ''`` was taken for no --records), nor a
+    message without the name ('cannot create : No such file or directory')."""
+    (tmp_path / "file").write_text("x")
+    monkeypatch.chdir(tmp_path)
+    argv = ["selfplay", "--games", "1"] if command == "selfplay" else ["tournament", "random", "random", "--deals", "1"]
+    assert main([*argv, option, inside]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"belot {command}: {option}: ") and reason in err and err.count("\n") == 1, err
+    assert [p.name for p in tmp_path.iterdir()] == ["file"]
 
 
 @pytest.mark.slow

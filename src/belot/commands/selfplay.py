@@ -65,7 +65,7 @@ def game_specs(bots: list[str], games: int, seed: int, target: int, observations
 
 def run(args: argparse.Namespace) -> int:
     from ..tournament import BotFailure, RayUnavailable, bot_key, make_runner, play_match
-    from .tournament import prepare_dir, write_whole
+    from .tournament import check_dir, make_dir, write_whole
 
     if len(args.bots) not in (1, 2, 4):
         return fail(PROG, f"--bots takes 1, 2 or 4 names, not {len(args.bots)}")
@@ -79,13 +79,17 @@ def run(args: argparse.Namespace) -> int:
             import belot.env.encoding  # noqa: F401
         except ImportError as e:
             return fail(PROG, f"--observations needs belot.env.encoding and numpy: {e}")
-    problem = prepare_dir(args.out, "game-")
+    problem = check_dir(args.out, "game-")
     if problem:
         return fail(PROG, f"--out: {problem}")
     try:
         runner = make_runner(args.jobs, False if args.ray is None else args.ray)
     except RayUnavailable as e:
         return fail(PROG, str(e))
+    problem = make_dir(args.out)
+    if problem:
+        runner.close()
+        return fail(PROG, f"--out: {problem}")
 
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn

@@ -47,19 +47,32 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=run, parser=p)
 
 
-def prepare_dir(path: str, prefix: str) -> str | None:
-    """Create DIR if needed; an error message when it cannot be used or already holds files
-    named ``prefix*`` (earlier output is never overwritten)."""
+def check_dir(path: str, prefix: str) -> str | None:
+    """An error message when DIR cannot be used: not a directory, not writable, not creatable, or
+    already holding files named ``prefix*`` (earlier output is never overwritten).  Creates nothing,
+    so that a later refusal (Ray not installed) leaves nothing behind; `make_dir` creates it."""
+    if not path:
+        return "the directory name is empty"
     if os.path.exists(path) and not os.path.isdir(path):
         return f"{path} exists and is not a directory"
     if os.path.isdir(path) and any(n.startswith(prefix) for n in os.listdir(path)):
         return f"{path} already holds {prefix}* files; choose an empty or new directory"
+    existing = os.path.abspath(path)
+    while not os.path.exists(existing):  # the nearest existing folder is where DIR gets created
+        existing = os.path.dirname(existing)
+    if not os.path.isdir(existing):
+        return f"cannot create {path}: {existing} is not a directory"
+    if not os.access(existing, os.W_OK):
+        return f"cannot write to {existing}" if existing == os.path.abspath(path) else f"cannot create {path}"
+    return None
+
+
+def make_dir(path: str) -> str | None:
+    """Create DIR (checked by `check_dir`); an error message when that fails all the same."""
     try:
         os.makedirs(path, exist_ok=True)
     except OSError as e:
         return f"cannot create {path}: {e.strerror}"
-    if not os.access(path, os.W_OK):
-        return f"cannot write to {path}"
     return None
 
 
@@ -72,10 +85,9 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as e:
             return fail(PROG, str(e))
     options = rules_from(args.parser, args).options
-    if args.records:
-        problem = prepare_dir(args.records, "match-")
-        if problem:
-            return fail(PROG, f"--records: {problem}")
+    problem = None if args.records is None else check_dir(args.records, "match-")
+    if problem:
+        return fail(PROG, f"--records: {problem}")
     spec = TournamentSpec(
         bot_a=bot_key(args.bot_a), bot_b=bot_key(args.bot_b), deals=args.deals, seed=args.seed,
         target=args.target, records=bool(args.records), options=options,
@@ -84,6 +96,10 @@ def run(args: argparse.Namespace) -> int:
         runner = make_runner(args.jobs, False if args.ray is None else args.ray)
     except RayUnavailable as e:
         return fail(PROG, str(e))
+    problem = None if args.records is None else make_dir(args.records)
+    if problem:
+        runner.close()
+        return fail(PROG, f"--records: {problem}")
     try:
         result = _run_with_progress(spec, runner, args.records)
     except BotFailure as e:
