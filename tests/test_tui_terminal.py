@@ -138,3 +138,14 @@ def test_the_table_fits_a_40_by_20_terminal_in_the_play(tmp_path: Path, lang: st
         assert (words.t("term.auction") + ":" in out.getvalue()) == auction_shown
         assert len(lines) <= height - 1 or auction_shown, lines  # the prompt takes the last row
         assert lines[0].startswith("╭") and lines[0].endswith("╮")
+
+
+@pytest.mark.parametrize("args", [["--resume", "no\nbelot play: forged"], ["--partner", "x\ny"],
+                                  ["--option", "OPT\n"], ["--resume", "g.json", "x\ny"]])
+def test_a_newline_in_an_argument_is_quoted_escaped_in_a_one_line_error(tmp_path: Path, args: list[str]) -> None:
+    """A value with a newline cannot break the error in two, nor forge a second line of its own."""
+    out = _play(tmp_path, "", *args)
+    err = out.stderr.decode()
+    assert out.returncode == 2 and "\\n" in err and "Traceback" not in err
+    last = err.rstrip("\n").rpartition("\n")[2]  # argparse's usage comes before its one error line
+    assert last.startswith(("belot play: ", "belot: error: ")) and "forged" not in err.replace(last, ""), err

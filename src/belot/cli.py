@@ -8,12 +8,22 @@ import io
 import pkgutil
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from . import __version__, commands
+from .errors import printable
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser (its subcommands' too), whose error line quotes the arguments it names
+    escaped (``unrecognized arguments: a\\nb``), so that a newline in one cannot break it in two."""
+
+    def error(self, message: str) -> NoReturn:
+        super().error(printable(message))
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="belot", description="Bulgarian Belot: play, replay, solve and study the game."
     )
     parser.add_argument("--version", action="version", version=f"belot {__version__}")

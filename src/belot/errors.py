@@ -23,6 +23,17 @@ def shown(value: object, quote: bool = True) -> str:
     return text if len(text) <= SHOWN else text[:SHOWN] + "..."
 
 
+def printable(text: str) -> str:
+    """``text`` with every character that is not printable as its escape (``\\n``, ``\\x1b``, a byte
+    that is not UTF-8 as ``\\udcff``), so that a value quoted in a message (a file or player name with
+    a newline, a pasted escape sequence) can neither break the message's line nor reach the terminal.
+
+    >>> printable("a\\nb\\x1b[2J ü")
+    'a\\\\nb\\\\x1b[2J ü'
+    """
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
+
+
 class RuleError(ValueError):
     """An action that the rules forbid, e.g. ``QS is not legal: must follow spades (R5.2)``."""
 

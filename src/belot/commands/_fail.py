@@ -1,5 +1,6 @@
 """How a command stops on bad input or a file it cannot use: one line on standard error,
-``belot COMMAND: what was wrong``, and exit status 2."""
+``belot COMMAND: what was wrong``, and exit status 2.  The line stays one line whatever it quotes (a
+file name with a newline): what is not printable is escaped (`belot.errors.printable`)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,10 @@ class Fail(Exception):
 
 
 def fail(prog: str, message: str) -> int:
-    """Print ``prog: message`` on standard error; return the exit status, 2."""
-    print(f"{prog}: {message}", file=sys.stderr)
+    """Print ``prog: message`` on standard error, escaped to one line; return the exit status, 2."""
+    from ..errors import printable
+
+    print(printable(f"{prog}: {message}"), file=sys.stderr)
     return 2
 
 

@@ -28,7 +28,7 @@ from ..auction import KONTRA, SURKONTRA, call_slot, parse_call
 from ..bots import REGISTRY, Bot, make_bot
 from ..cards import CARD_NAMES, mask_of, parse_card
 from ..contracts import NO_SHUFFLE, Rules
-from ..errors import RuleError
+from ..errors import RuleError, printable
 from ..game import (
     BELOTE_BASE,
     CALL_BASE,
@@ -206,7 +206,7 @@ class Game:
             self.say("tui.resume_hint", command=self.resume_command())
             return 0
         except SaveError as e:  # the record on disk holds every action before this one
-            self.console.print(Text(f"belot play: {e}", style="bold red"), soft_wrap=True)
+            self.console.print(Text(printable(f"belot play: {e}"), style="bold red"), soft_wrap=True)
             return 2
         except RuleError as e:  # a bot broke a rule: say so, the record up to here is saved
             self.console.print(Text(f"belot play: {e}", style="bold red"), soft_wrap=True)

@@ -14,7 +14,7 @@ from ..auction import CALL_NAMES
 from ..cards import RANKS, SUITS, parse_card
 from ..contracts import SUPPORTED_OPTIONS
 from ..declarations import KINDS
-from ..errors import shown
+from ..errors import printable, shown
 from ..i18n import LANGUAGES, t
 
 SUIT_SYMBOLS = "♣♦♥♠"
@@ -148,7 +148,7 @@ class Words:
 def typed(text: str) -> str:
     """What the person typed, as an error message quotes it: control characters as escapes (a pasted
     escape sequence is not sent back to the terminal) and at most `belot.errors.SHOWN` characters."""
-    return shown("".join(c if c.isprintable() else ascii(c)[1:-1] for c in text), quote=False)
+    return shown(printable(text), quote=False)
 
 
 def parse_number(text: str) -> int | None:
