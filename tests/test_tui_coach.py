@@ -55,3 +55,18 @@ def test_the_coach_tells_the_decision_in_the_players_words(
     game = Game(setup, Words(lang), Console(file=out, width=1000), 0, coach=True)
     game.show_coach()
     assert out.getvalue().strip() == expected[lang]
+
+
+def test_the_coach_of_a_resumed_game_draws_the_worlds_of_the_same_game_uninterrupted(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The advice is reproducible: a game resumed from its file asks the analysis with the seed the
+    uninterrupted game used, and another game (resumed too) with another seed, not 0 for all."""
+    from belot.tui.session import resume_setup
+
+    seeds: list[int] = []
+    monkeypatch.setattr(belot.analysis, "coach", lambda *args, **kwargs: seeds.append(kwargs["seed"]))
+    for seed in (7, 8):
+        setup = new_setup(seed, 151, ["me", "bot:random", "bot:random", "bot:random"], str(tmp_path))
+        for s in (setup, resume_setup(setup.path)):
+            Game(s, Words("en"), Console(file=io.StringIO()), 0, coach=True).show_coach()
+    assert seeds[0] == seeds[1] and seeds[2] == seeds[3] and seeds[0] != seeds[2], seeds

@@ -184,6 +184,13 @@ class Game:
         seed = int.from_bytes(hashlib.sha256(where.encode()).digest()[:8], "big")
         return make_bot(self.seating.players[seat], seed=seed)
 
+    def coach_seed(self) -> int:
+        """The seed of the coach's sampled worlds (`belot.analysis.coach`), hashed from the game's first
+        deal as the bots' are: the same game gets the same advice, resumed or not, and two games do
+        not share one seed (a resumed game has no ``--seed``: it took 0, for every game)."""
+        where = f"{_deal_key(self.match)}:coach"
+        return int.from_bytes(hashlib.sha256(where.encode()).digest()[:8], "big")
+
     def resume_command(self) -> str:
         """The command that continues this game, in this game's language (``--lang``)."""
         return f"belot play --resume {shlex.quote(self.path)} --lang {self.words.lang}"
@@ -286,7 +293,7 @@ class Game:
         from ..analysis import BELOTE, CALL, CARD, DECLARATION, coach
 
         m = self.match
-        x = coach(m.deals[-1], self.seating.human, seed=self.seed or 0, index=len(m.deals) - 1)
+        x = coach(m.deals[-1], self.seating.human, seed=self.coach_seed(), index=len(m.deals) - 1)
         if x is None:
             self.say("tui.coach.none", style="cyan")
             return
