@@ -70,3 +70,36 @@ def test_the_coach_of_a_resumed_game_draws_the_worlds_of_the_same_game_uninterru
         for s in (setup, resume_setup(setup.path)):
             Game(s, Words("en"), Console(file=io.StringIO()), 0, coach=True).show_coach()
     assert seeds[0] == seeds[1] and seeds[2] == seeds[3] and seeds[0] != seeds[2], seeds
+
+
+@pytest.mark.parametrize("lang, words", [("en", ("Pass", "Surcontra")), ("tr", ("Pas", "Sürkontra")),
+                                         ("bg", ("Пас", "Сюрконтра"))])
+@pytest.mark.parametrize("chosen_first", [True, False])
+def test_the_coach_names_a_surkontra_as_the_auction_does_not_a_kontra(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str, words: tuple[str, str],
+        chosen_first: bool) -> None:
+    """R3.3, OPT-SURCONTRA: over a rekontra the kontra slot is surkontra; the analysis names the slot
+    ("kontra"), and the coach said "Double"/"Kontra" where the auction's line says "Surcontra"."""
+    from belot.auction import CALL_NAMES, KONTRA
+    from belot.contracts import Rules
+    from belot.game import CALL_BASE, Match
+    from belot.tui.session import Setup
+
+    m = Match(Rules.from_options(["OPT-SURCONTRA"]), players=["me", "bot:random", "bot:random", "bot:random"])
+    m.first_dealer = 3
+    m.deal([list(range(i * 8, i * 8 + 8)) for i in range(4)], 3)  # seat 0 calls first
+    for call in ["pass", "H", "kontra", "rekontra"]:  # seat 0 passes; 1 bids, 2 kontra, 3 rekontra
+        m.apply(CALL_BASE + CALL_NAMES.index(call))
+    assert m.view(0).multiplier == 4
+    m.apply(CALL_BASE + CALL_NAMES.index("kontra"))  # seat 0: surkontra, through the kontra slot
+    pas, sur = words
+    chosen, best = ("kontra", "pass") if chosen_first else ("pass", "kontra")
+    decision = Decision(0, 0, CALL, 4, None, None, chosen, best, best, 6.6, 6.6, (), 8)
+    monkeypatch.setattr(belot.analysis, "coach", lambda *args, **kwargs: decision)
+    out = io.StringIO()
+    Game(Setup(m, str(tmp_path / "g.json"), human=0), Words(lang), Console(file=out, width=1000), 0,
+         coach=True).show_coach()
+    said = out.getvalue()
+    first, second = (sur, pas) if chosen_first else (pas, sur)
+    assert said.index(first) < said.index(second), said
+    assert Words(lang).call(KONTRA) not in said.replace(sur, ""), said  # no plain kontra word

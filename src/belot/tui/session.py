@@ -24,7 +24,7 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 from .. import declarations as decl
-from ..auction import KONTRA, SURKONTRA, call_slot, parse_call
+from ..auction import KONTRA, SURKONTRA, Auction, call_slot, parse_call
 from ..bots import REGISTRY, Bot, make_bot
 from ..cards import CARD_NAMES, mask_of, parse_card
 from ..contracts import NO_SHUFFLE, Rules
@@ -302,18 +302,28 @@ class Game:
             self.say("tui.coach.belote", style="cyan", trick=x.trick, loss=loss)
             return
         key = {CARD: "tui.coach.play", CALL: "tui.coach.call", DECLARATION: "tui.coach.declare"}[x.kind]
-        self.say(key, style="cyan", trick=x.trick, chosen=self._coach_option(x.kind, x.chosen),
-                 best=self._coach_option(x.kind, x.best), loss=loss)
+        self.say(key, style="cyan", trick=x.trick, chosen=self._coach_option(x.kind, x.chosen, x.auction),
+                 best=self._coach_option(x.kind, x.best, x.auction), loss=loss)
 
-    def _coach_option(self, kind: str, name: str) -> str:
+    def _coach_option(self, kind: str, name: str, auction: int | None = None) -> str:
         """An option of `belot.analysis` (``TD``, ``AT``, ``tierce 7C 8C 9C + ...``, ``none``) as the
-        screen shows it: ``10♦``, ``All Trumps``, ``Tierce (20) 7♣–9♣``."""
+        screen shows it: ``10♦``, ``All Trumps``, ``Tierce (20) 7♣–9♣``.  A call is named as the
+        auction's line names it: the kontra slot over a rekontra (call ``auction`` of the last deal) is
+        surkontra (OPT-SURCONTRA), not a second kontra."""
         from ..analysis import CALL, CARD
 
         if kind == CARD:
             return card_text(parse_card(name)).plain
         if kind == CALL:
-            return self.words.call(parse_call(name))
+            call = parse_call(name)
+            if call == KONTRA and auction is not None:
+                played = self.match.deals[-1].auction
+                before = Auction(played.first, played.surcontra)
+                for c in played.calls[:auction]:
+                    before.record(call_slot(c))
+                if before.multiplier == 4:
+                    call = SURKONTRA
+            return self.words.call(call)
         if name == "none":
             return self.t("tui.coach.nothing")
         ids = {action_name(DECLARE_BASE + i).removeprefix("declare "): i for i in range(len(decl.DECLARATIONS))}
