@@ -212,13 +212,15 @@ def test_random_match_cli_is_reproducible_and_replays(tmp_path, capsys):
 def test_record_out_is_written_where_the_path_leads(tmp_path, capsys):
     """``--out`` through a symbolic link writes the file it points to (the link stays); a FIFO (as
     /dev/stdout may be) gets the record and stays a FIFO; a new file gets the usual mode (the
-    umask's), not a temporary file's 0600; a directory is one line and exit 2."""
+    umask's), not a temporary file's 0600; a directory is one line and exit 2.  The file is the bytes
+    printed on standard output, the final newline included (a POSIX text file: cat, wc -l)."""
     import os
     import stat
     import threading
 
     assert main(["random-match", "--seed", "7"]) == 0
-    expected = capsys.readouterr().out.rstrip("\n")
+    expected = capsys.readouterr().out
+    assert expected.endswith("}\n")
     target, link = tmp_path / "target.json", tmp_path / "link.json"
     target.write_text("old")
     link.symlink_to(target)

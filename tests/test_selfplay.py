@@ -26,6 +26,7 @@ def test_selfplay_writes_replayable_records_and_observations(tmp_path, capsys):
     assert sorted(os.listdir(out)) == ["game-000000.json", "game-000000.npz", "game-000001.json", "game-000001.npz"]
     for g in range(2):
         check_game(out / f"game-{g:06d}", capsys)
+        assert (out / f"game-{g:06d}.json").read_bytes().endswith(b"}\n")  # a text file, as record.write writes
 
 
 def check_game(base: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, int]:

@@ -139,6 +139,7 @@ def test_cli_records_replay_and_match_the_figures(tmp_path, capsys):
     for name in files:
         match = load(str(out / name))  # replays through the rules engine
         assert match.is_over
+        assert (out / name).read_bytes().endswith(b"}\n")  # a text file, as belot.record.write writes
         half = int(name[-6])
         wins_a += match.winner == half
         deals += len(match.results)

@@ -305,13 +305,13 @@ def dumps(match: Match, players: list[str] | None = None) -> str:
 
 def write(match: Match, path: str, players: list[str] | None = None) -> None:
     """Write the record atomically (a crash never leaves half a record): a temporary file beside it,
-    made with the mode of any new file, renamed into place.  A symbolic link is written through to
+    made with the mode of any new file, renamed into place, ending with a newline.  A symbolic link is written through to
     its target; a path that is not a regular file (a FIFO, /dev/stdout) is written to directly,
     never replaced."""
     import os
     import secrets
 
-    text = dumps(match, players)
+    text = dumps(match, players) + "\n"  # a text file ends with a newline (cat, wc -l); JSON allows it
     if os.path.exists(path) and not os.path.isfile(path):
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)

@@ -65,7 +65,7 @@ def game_specs(bots: list[str], games: int, seed: int, target: int, observations
 
 def run(args: argparse.Namespace) -> int:
     from ..tournament import BotFailure, RayUnavailable, bot_key, make_runner, play_match
-    from .tournament import check_dir, make_dir, write_whole
+    from .tournament import check_dir, make_dir, write_record, write_whole
 
     if len(args.bots) not in (1, 2, 4):
         return fail(PROG, f"--bots takes 1, 2 or 4 names, not {len(args.bots)}")
@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
             specs = game_specs(bots, args.games, args.seed, args.target, args.observations, options)
             for g, outcome in enumerate(runner.ordered(play_match, specs)):
                 base = os.path.join(args.out, f"game-{g:06d}")
-                write_whole(base + ".json", outcome.record.encode("utf-8"))
+                write_record(base + ".json", outcome.record)
                 if outcome.npz is not None:
                     write_whole(base + ".npz", outcome.npz)
                 deals += len(outcome.deal_points)

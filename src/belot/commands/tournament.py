@@ -142,7 +142,12 @@ def write_pair_records(directory: str, pair) -> None:  # type: ignore[no-untyped
     """``match-KKKKK-0.json`` (A on team 0) and ``match-KKKKK-1.json`` (A on team 1)."""
     for half, outcome in enumerate(pair.halves):
         path = os.path.join(directory, f"match-{pair.index:05d}-{half}.json")
-        write_whole(path, outcome.record.encode("utf-8"))
+        write_record(path, outcome.record)
+
+
+def write_record(path: str, text: str) -> None:
+    """The record ``text`` (`belot.record.dumps`) as `belot.record.write` writes one: ending with a newline."""
+    write_whole(path, (text + "\n").encode("utf-8"))
 
 
 def write_whole(path: str, data: bytes) -> None:
