@@ -332,3 +332,21 @@ def test_a_record_nested_too_deep_exits_2(tmp_path, capsys, command):
     assert main([command, str(p)]) == 2
     assert capsys.readouterr().err.strip() == (
         f"belot {command}: the record nests its lists and objects too deep to be read as JSON")
+
+
+@pytest.mark.parametrize("command", [["random-match", "--seed", "1", "--out", "{dir}/r.json"],
+                                     ["selfplay", "--games", "1", "--bots", "random", "--target", "20",
+                                      "--out", "{dir}/sp"]])
+def test_a_write_error_without_an_errno_text_is_named_not_none(tmp_path, monkeypatch, capsys, command):
+    """The commands' one message for a file they cannot use (commands._fail.cannot): an OSError
+    raised with a message only (strerror None) said 'cannot write FILE: None'."""
+    import os
+
+    def refuse(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise OSError("quota exceeded")
+
+    monkeypatch.setattr(os, "replace", refuse)  # the last step of every whole-file write
+    assert main([a.replace("{dir}", str(tmp_path)) for a in command]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"belot {command[0]}: cannot write {tmp_path}/") and err.endswith(".json: quota exceeded\n"), err
+    assert not [p for p in tmp_path.rglob("*") if p.is_file()]  # no temporary file left

@@ -12,12 +12,19 @@ class Fail(Exception):
     """Raised inside a command: its message is the line `fail` prints."""
 
 
-def fail(prog: str, message: str) -> int:
-    """Print ``prog: message`` on standard error, escaped to one line; return the exit status, 2."""
+def fail(prog: str, message: str, status: int = 2) -> int:
+    """Print ``prog: message`` on standard error, escaped to one line; return the exit status: 2, or
+    1 for a bot that broke a rule (a defect, not the user's input)."""
     from ..errors import printable
 
     print(printable(f"{prog}: {message}"), file=sys.stderr)
-    return 2
+    return status
+
+
+def cannot(what: str, path: object, e: OSError) -> str:
+    """The message for a file that cannot be used: ``cannot read FILE: No such file or directory``
+    (``what`` is ``read``, ``write``...; the OSError's own text where it has no strerror)."""
+    return f"cannot {what} {path}: {e.strerror or e}"
 
 
 def read_record(file: str) -> Any:
@@ -28,6 +35,6 @@ def read_record(file: str) -> Any:
     try:
         return read(file)
     except OSError as e:
-        raise Fail(f"cannot read {file}: {e.strerror}") from None
+        raise Fail(cannot("read", file, e)) from None
     except RecordError as e:
         raise Fail(str(e)) from None

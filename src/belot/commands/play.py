@@ -8,7 +8,7 @@ import random
 import sys
 
 from . import _argtypes as argtypes
-from ._fail import fail
+from ._fail import cannot, fail
 from ._options import add_option_argument, rules_from
 
 _pause = argtypes.seconds(60)
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             setup = new_setup(seed, args.target or 151, players, data_dir(), rules)
         except OSError as e:
-            return fail(PROG, f"cannot save the game in {data_dir()}: {e.strerror}")
+            return fail(PROG, cannot("save the game in", data_dir(), e))
     while True:
         code = Game(setup, words, console, args.pause, coach=args.coach).run()
         if code != 0 or not setup.match.is_over:
@@ -92,4 +92,4 @@ def run(args: argparse.Namespace) -> int:
         try:
             setup = new_setup(seed, setup.match.start_target, players, data_dir(), setup.match.rules)
         except OSError as e:  # the status of the same failure before the first game and within one
-            return fail(PROG, f"cannot save the game in {data_dir()}: {e.strerror or e}")
+            return fail(PROG, cannot("save the game in", data_dir(), e))

@@ -7,7 +7,7 @@ import random
 
 from ..contracts import Rules
 from . import _argtypes as argtypes
-from ._fail import fail
+from ._fail import cannot, fail
 from ._options import add_option_argument, rules_from
 
 
@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             write(match, args.out)
         except OSError as e:
-            return fail("belot random-match", f"cannot write {args.out}: {e.strerror}")
+            return fail("belot random-match", cannot("write", args.out, e))
     else:
         print(dumps(match))
     return 0

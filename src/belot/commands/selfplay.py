@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 
 from . import _argtypes as argtypes
-from ._fail import fail
+from ._fail import cannot, fail
 from ._options import add_option_argument, rules_from
 
 PROG = "belot selfplay"
@@ -112,10 +111,9 @@ def run(args: argparse.Namespace) -> int:
                 decisions += sum(len(t) for t in outcome.times)
                 progress.update(task, advance=1)
     except BotFailure as e:
-        print(f"{PROG}: {e}", file=sys.stderr)
-        return 1
+        return fail(PROG, str(e), 1)
     except OSError as e:  # a file that cannot be written: a full disk, a directory removed meanwhile
-        return fail(PROG, f"cannot write {e.filename}: {e.strerror}")
+        return fail(PROG, cannot("write", e.filename, e))
     finally:
         runner.close()
     what = "records and observations" if args.observations else "records"

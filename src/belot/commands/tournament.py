@@ -11,10 +11,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 
 from . import _argtypes as argtypes
-from ._fail import fail
+from ._fail import cannot, fail
 from ._options import add_option_argument, rules_from
 
 PROG = "belot tournament"
@@ -72,7 +71,7 @@ def make_dir(path: str) -> str | None:
     try:
         os.makedirs(path, exist_ok=True)
     except OSError as e:
-        return f"cannot create {path}: {e.strerror}"
+        return cannot("create", path, e)
     return None
 
 
@@ -103,10 +102,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = _run_with_progress(spec, runner, args.records)
     except BotFailure as e:
-        print(f"{PROG}: {e}", file=sys.stderr)
-        return 1
+        return fail(PROG, str(e), 1)
     except OSError as e:  # a record that cannot be written: a full disk, a directory removed meanwhile
-        return fail(PROG, f"cannot write {e.filename}: {e.strerror}")
+        return fail(PROG, cannot("write", e.filename, e))
     finally:
         runner.close()
     figures = result.figures()
@@ -158,7 +156,7 @@ def write_whole(path: str, data: bytes) -> None:
             f.write(data)
         os.replace(tmp, path)
     except OSError as e:
-        raise OSError(e.errno, e.strerror, path) from None
+        raise OSError(e.errno, e.strerror or str(e), path) from None
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
