@@ -149,3 +149,24 @@ def test_a_newline_in_an_argument_is_quoted_escaped_in_a_one_line_error(tmp_path
     assert out.returncode == 2 and "\\n" in err and "Traceback" not in err
     last = err.rstrip("\n").rpartition("\n")[2]  # argparse's usage comes before its one error line
     assert last.startswith(("belot play: ", "belot: error: ")) and "forged" not in err.replace(last, ""), err
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--resume", ""], "belot play: --resume: the file name is empty"),
+    (["--partner", ""], "belot play: --partner: unknown bot ''"),
+    (["--opponents", ""], "belot play: --opponents: unknown bot ''"),
+])
+def test_an_empty_value_is_refused_not_taken_for_the_default(tmp_path: Path, args: list[str], message: str) -> None:
+    """``--resume ''`` started a new game (and saved it), ``--partner ''`` played the default bot."""
+    out = _play(tmp_path, "quit\n", *args)
+    err = out.stderr.decode()
+    assert out.returncode == 2 and err.startswith(message) and err.count("\n") == 1, err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_seed_of_any_size_gets_a_game_file(tmp_path: Path) -> None:
+    """The seed takes any whole number; one of 300 digits made a file name too long to save."""
+    out = _play(tmp_path, "quit\n", "--seed", "9" * 300)
+    assert out.returncode == 0, out.stderr.decode()[-500:]
+    (saved,) = (tmp_path / "games").iterdir()
+    assert saved.name.endswith("-seed" + "9" * 24 + ".json")

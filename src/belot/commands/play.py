@@ -51,7 +51,9 @@ def run(args: argparse.Namespace) -> int:
 
     bots = {}
     for option in ("partner", "opponents"):
-        name = getattr(args, option) or default_bot()
+        name = getattr(args, option)
+        if name is None:  # not given; an empty name is a bot name like any other, and unknown
+            name = default_bot()
         if name.removeprefix("bot:") not in REGISTRY:
             return fail(PROG, f"--{option}: unknown bot {name!r}; known bots: {', '.join(bot_names())}")
         bots[option] = "bot:" + name.removeprefix("bot:")
@@ -60,7 +62,9 @@ def run(args: argparse.Namespace) -> int:
     words = Words(args.lang or default_language())
     console = TerminalConsole(highlight=False)
     rules = rules_from(args.parser, args)
-    if args.resume:
+    if args.resume == "":  # not taken for no --resume, which would start a new game
+        return fail(PROG, "--resume: the file name is empty")
+    if args.resume is not None:
         for option in ("seed", "partner", "opponents", "target"):
             if getattr(args, option) is not None:
                 return fail(PROG, f"--{option} cannot be used with --resume (the record holds the game)")

@@ -508,11 +508,12 @@ def new_setup(seed: int, target: int, players: list[str], directory: str, rules:
     match.deal(hands, dealer)
     os.makedirs(directory, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    path = os.path.join(directory, f"{stamp}-seed{seed}.json")
+    tag = f"seed{str(seed)[:24]}"  # a seed of any size is a seed, but a file name has 255 bytes at most
+    path = os.path.join(directory, f"{stamp}-{tag}.json")
     n = 1
     while os.path.exists(path):
         n += 1
-        path = os.path.join(directory, f"{stamp}-seed{seed}-{n}.json")
+        path = os.path.join(directory, f"{stamp}-{tag}-{n}.json")
     write(match, path)
     return Setup(match, path, human=0, seed=seed)
 
