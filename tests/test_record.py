@@ -350,3 +350,28 @@ def test_a_write_error_without_an_errno_text_is_named_not_none(tmp_path, monkeyp
     err = capsys.readouterr().err
     assert err.startswith(f"belot {command[0]}: cannot write {tmp_path}/") and err.endswith(".json: quota exceeded\n"), err
     assert not [p for p in tmp_path.rglob("*") if p.is_file()]  # no temporary file left
+
+
+@pytest.mark.parametrize("command", ["replay", "solve", "analyze"])
+def test_a_file_larger_than_any_record_is_refused_before_it_fills_the_memory(tmp_path, monkeypatch, capsys, command):
+    """``belot replay /dev/zero`` (or a disk image named by mistake) read until the memory ran out and
+    the process was killed; a file above `record.MAX_BYTES` is refused, naming it, after reading no
+    more than that.  Shown with a smaller bound on a valid record padded with spaces."""
+    import belot.record
+    from belot.commands.random_match import random_match
+
+    path = tmp_path / "big.json"
+    path.write_text(dumps(random_match(1)) + " " * 10_000, encoding="utf-8")
+    monkeypatch.setattr(belot.record, "MAX_BYTES", 10_000)
+    assert main([command, str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"belot {command}: {path}: the record is larger than ") and err.count("\n") == 1, err
+
+
+def test_dev_zero_is_not_a_record(capsys):
+    import os
+
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero")
+    assert main(["replay", "/dev/zero"]) == 2
+    assert capsys.readouterr().err == "belot replay: /dev/zero: the record is larger than 64 MiB\n"

@@ -21,6 +21,9 @@ from .game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, NUM_ACTIONS, OVER, PLAY,
 
 FORMAT = "belot-record/1"
 _TOP_FIELDS = {"format", "options", "players", "target", "deals"}
+MAX_BYTES = 64 << 20
+"""The largest record `read` takes: a deal is about 1 KB, so this is some 60,000 deals; more is not a
+record (``/dev/zero``, a disk image named by mistake) and would fill the memory before failing."""
 _DEAL_FIELDS = {"dealer", "hands", "auction", "play"}
 _PLAY_FIELDS = {"card", "declare", "belote"}
 
@@ -88,10 +91,13 @@ def read(source: str) -> Any:
         if source == "-":
             # the bytes, decoded as a file is: not with the locale's encoding or its surrogateescape
             stdin = getattr(sys.stdin, "buffer", None)
-            text = stdin.read().decode("utf-8") if stdin is not None else sys.stdin.read()
+            data = stdin.read(MAX_BYTES + 1) if stdin is not None else sys.stdin.read(MAX_BYTES + 1)
         else:
-            with open(source, encoding="utf-8") as f:
-                text = f.read()
+            with open(source, "rb") as f:
+                data = f.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            raise RecordError(f"{source}: the record is larger than {MAX_BYTES >> 20} MiB")
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
     except UnicodeDecodeError:
         raise RecordError(f"{source}: the record is not UTF-8 text") from None
     return parse(text)
