@@ -375,3 +375,16 @@ def test_dev_zero_is_not_a_record(capsys):
         pytest.skip("no /dev/zero")
     assert main(["replay", "/dev/zero"]) == 2
     assert capsys.readouterr().err == "belot replay: /dev/zero: the record is larger than 64 MiB\n"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["random-match", "--seed", "1", "--out", ""], "belot random-match: --out: the file name is empty\n"),
+    (["replay", ""], "belot replay: the record's file name is empty\n"),
+    (["solve", ""], "belot solve: the record's file name is empty\n"),
+    (["analyze", ""], "belot analyze: the record's file name is empty\n"),
+])
+def test_an_empty_file_name_is_named_as_such(argv, message, capsys):
+    """``--out ''`` printed the record instead (taken for no --out); ``replay ''`` said 'cannot read :'."""
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert err == message and out == ""

@@ -32,6 +32,8 @@ def read_record(file: str) -> Any:
     from ..errors import RecordError
     from ..record import read
 
+    if not file:
+        raise Fail("the record's file name is empty")
     try:
         return read(file)
     except OSError as e:

@@ -36,8 +36,10 @@ def random_match(seed: int, rules: Rules | None = None):  # type: ignore[no-unty
 def run(args: argparse.Namespace) -> int:
     from ..record import dumps, write
 
+    if args.out == "":  # not taken for no --out, which prints the record
+        return fail("belot random-match", "--out: the file name is empty")
     match = random_match(args.seed, rules_from(args.parser, args))
-    if args.out:
+    if args.out is not None:
         try:
             write(match, args.out)
         except OSError as e:
