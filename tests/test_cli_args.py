@@ -123,6 +123,7 @@ def test_any_arguments_exit_0_or_2_with_one_line(line: tuple[str, list[str]], in
     (work / "dir").mkdir()
     (work / "dir" / "rec.json").write_bytes(inputs["rec.json"])
     before = {p: p.read_bytes() for p in work.rglob("*") if p.is_file()}
+    folders = {p for p in work.rglob("*") if p.is_dir()}
     capsys.readouterr()
     with pytest.MonkeyPatch.context() as mp:
         _small_work(mp)
@@ -143,6 +144,8 @@ def test_any_arguments_exit_0_or_2_with_one_line(line: tuple[str, list[str]], in
         else:
             assert err.startswith(f"belot {command}: "), err[-500:]
             assert err.count("\n") == 1 and err.endswith("\n"), err[-500:]
+        # a refusal leaves nothing behind: no output directory made before the refusal
+        assert {p for p in work.rglob("*") if p.is_dir()} == folders, err[-500:]
     _no_misleading_files(work, before)
 
 
