@@ -74,3 +74,19 @@ def test_serve_refuses_numbers_out_of_range(args: list[str], says: str, capsys: 
         main(["serve", *args])
     assert e.value.code == 2
     assert says in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("option, says", [
+    ("--host", "belot serve: --host is empty (every interface is 0.0.0.0 or ::)\n"),
+    ("--db", "belot serve: --db is empty\n"),
+    ("--advertise", "belot serve: --advertise is empty\n"),
+])
+def test_serve_refuses_an_empty_value_rather_than_a_default(option: str, says: str, tmp_path, monkeypatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """``--host "$HOST"`` with HOST unset listened on every interface (an empty host is INADDR_ANY to
+    the socket); ``--db ''`` opened the user's own database: both before anything is opened."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))  # the default database, were it opened
+    monkeypatch.chdir(tmp_path)
+    assert main(["serve", "--port", "0", option, ""]) == 2
+    assert capsys.readouterr().err == says
+    assert list(tmp_path.iterdir()) == []

@@ -7,6 +7,7 @@ import sys
 
 from ..server.limits import Limits
 from ._argtypes import count, jobs, seconds, whole
+from ._fail import fail
 
 _seconds = seconds(86400)
 _port = whole(0, 65535, "a port number")
@@ -77,7 +78,13 @@ def run(args: argparse.Namespace) -> int:
     import os
     import socket
 
-    db = args.db or default_db()
+    # an empty value (an unset variable: --host "$HOST") is not taken for the default: an empty host
+    # is every interface to the socket, and an empty --db would open the user's own database
+    for option, value in (("--host", args.host), ("--db", args.db), ("--advertise", args.advertise)):
+        if value == "":
+            return fail("belot serve", f"{option} is empty" + (" (every interface is 0.0.0.0 or ::)"
+                                                               if option == "--host" else ""))
+    db = default_db() if args.db is None else args.db
     url = db if "://" in db else None
     if url is None:
         folder = os.path.dirname(os.path.abspath(db))
