@@ -90,3 +90,19 @@ def test_serve_refuses_an_empty_value_rather_than_a_default(option: str, says: s
     assert main(["serve", "--port", "0", option, ""]) == 2
     assert capsys.readouterr().err == says
     assert list(tmp_path.iterdir()) == []
+
+
+def test_serve_on_a_database_another_server_owns_is_one_line_and_exit_3(tmp_path, capsys) -> None:
+    from belot.server.owner import Owner
+
+    db = tmp_path / "b.sqlite3"
+    with Owner(str(db)):
+        assert main(["serve", "--port", "0", "--db", str(db)]) == 3
+    err = capsys.readouterr().err
+    assert err.startswith("belot serve: the database is in use") and err.count("\n") == 1, err
+
+
+def test_serve_quotes_a_host_with_a_newline_escaped_on_one_line(tmp_path, capsys) -> None:
+    assert main(["serve", "--port", "0", "--db", str(tmp_path / "b.sqlite3"), "--host", "a\nb"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("belot serve: cannot listen on a\\nb:0: ") and err.count("\n") == 1, err

@@ -14,7 +14,7 @@ class Fail(Exception):
 
 def fail(prog: str, message: str, status: int = 2) -> int:
     """Print ``prog: message`` on standard error, escaped to one line; return the exit status: 2, or
-    1 for a bot that broke a rule (a defect, not the user's input)."""
+    1 for a bot that broke a rule (a defect, not the user's input), 3 for serve's database owned."""
     from ..errors import printable
 
     print(printable(f"{prog}: {message}"), file=sys.stderr)

@@ -7,7 +7,9 @@ import sys
 
 from ..server.limits import Limits
 from ._argtypes import count, jobs, seconds, whole
-from ._fail import fail
+from ._fail import cannot, fail
+
+PROG = "belot serve"
 
 _seconds = seconds(86400)
 _port = whole(0, 65535, "a port number")
@@ -82,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     # is every interface to the socket, and an empty --db would open the user's own database
     for option, value in (("--host", args.host), ("--db", args.db), ("--advertise", args.advertise)):
         if value == "":
-            return fail("belot serve", f"{option} is empty" + (" (every interface is 0.0.0.0 or ::)"
+            return fail(PROG, f"{option} is empty" + (" (every interface is 0.0.0.0 or ::)"
                                                                if option == "--host" else ""))
     db = default_db() if args.db is None else args.db
     url = db if "://" in db else None
@@ -91,8 +93,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             os.makedirs(folder, exist_ok=True)
         except OSError as e:
-            print(f"belot serve: cannot create the database folder {folder}: {e.strerror}", file=sys.stderr)
-            return 2
+            return fail(PROG, cannot("create the database folder", folder, e))
         url = f"sqlite:///{os.path.abspath(db)}"
 
     import uvicorn
@@ -120,20 +121,15 @@ def run(args: argparse.Namespace) -> int:
         try:
             owner = Owner(path).acquire()
         except DatabaseOwned as e:
-            print(f"belot serve: {e}", file=sys.stderr)
-            return 3
+            return fail(PROG, str(e), 3)
         except OSError as e:
-            print(f"belot serve: cannot lock the database {db}: {e.strerror}", file=sys.stderr)
-            return 2
+            return fail(PROG, cannot("lock the database", db, e))
     try:
         storage = Storage(url, checkpoint_every=1.0)
     except (SQLAlchemyError, StorageError) as e:
-        print(f"belot serve: cannot open the database {db}: {str(e).splitlines()[0]}", file=sys.stderr)
-        return 2
+        return fail(PROG, f"cannot open the database {db}: {str(e).splitlines()[0]}")
     except ImportError as e:  # the URL's driver (psycopg for PostgreSQL) is not installed
-        print(f"belot serve: cannot open the database {db}: {e} (for PostgreSQL: pip install 'belot[postgres]')",
-              file=sys.stderr)
-        return 2
+        return fail(PROG, f"cannot open the database {db}: {e} (for PostgreSQL: pip install 'belot[postgres]')")
 
     # Bind here, so that a taken port is one clear line and --port 0 can print the port it got.
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
@@ -142,9 +138,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         sock.bind((args.host, args.port))
     except OSError as e:
-        print(f"belot serve: cannot listen on {args.host}:{args.port}: {e.strerror}", file=sys.stderr)
         sock.close()
-        return 2
+        return fail(PROG, cannot("listen on", f"{args.host}:{args.port}", e))
     sock.listen(2048)
     port = sock.getsockname()[1]
     host = f"[{args.host}]" if family == socket.AF_INET6 else args.host
