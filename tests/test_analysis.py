@@ -270,11 +270,11 @@ def test_terminal_coach_line(tmp_path: Path) -> None:
     game.show_coach()
     out = console.export_text()
     assert out.startswith("Coach: ")
-    x = coach(m.deals[0], 0, seed=1, index=0)
+    x = coach(m.deals[0], 0, seed=game.coach_seed(), index=0)  # the game's seed for the coach (docs/terminal.md)
     assert (x is None) == ("none of your decisions" in out)
     if x is not None:
         # in the player's words (10♣, not TC: tests/test_tui_coach.py pins the wording)
-        shown = [game._coach_option(x.kind, name) for name in (x.chosen, x.best)]
+        shown = [game._coach_option(x.kind, name, x.auction) for name in (x.chosen, x.best)]
         assert x.chosen not in out and all(s in out for s in shown) and f"{x.expected_loss:.1f}" in out
 
 
