@@ -1,0 +1,187 @@
+"""The table as a person sees it, at 360 and 1280 px, in English, Turkish and Bulgarian: during an
+auction, the card play, the end-of-deal summary and the match's end.
+
+Measured on the element boxes: no chip, name or label leaves the box it is drawn in (a chip its
+seat's name plate, a plate the felt inside its wooden rim), no text is cut off, the seats, the
+trick, the calls and the hand do not overlap, a phone's controls are 40 px or more (a house rule's
+checkbox by its label), and the keyboard's focus stays where the person had it when a new state
+redraws the table (also with a dialog open), and inside an open dialog.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import test_web
+from test_web import Browser, Page, ScriptedTable, Server, post
+
+browser = test_web.browser  # test_web's fixtures: one Chromium and one `belot serve` for this module too
+server = test_web.server
+
+pytestmark = pytest.mark.browser
+
+LANGS = ("en", "tr", "bg")
+WIDTHS = ((360, 740), (1280, 800))
+RIM = 9  # px: the felt's wooden rim (.felt's inset box-shadow), which nothing on the felt may cover
+
+# Every chip, name, label and control of the table and its dialogs: each inside the padding box of
+# the element it is drawn in and inside the viewport, its text whole (nothing clipped by an
+# overflow or a line clamp); on the felt, inside the rim.  Then the big parts of the felt, pairwise
+# apart.  Returns what is wrong, [] when nothing.
+LAYOUT = """rim => {
+  const out = [];
+  const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden'
+    && e.getBoundingClientRect().width > 0;
+  const what = (e) => (e.id ? '#' + e.id : e.tagName.toLowerCase() + '.' + [...e.classList].join('.'))
+    + ' "' + e.textContent.trim().replace(/\\s+/g, ' ').slice(0, 24) + '"';
+  const vw = document.documentElement.clientWidth;
+  const felt = document.querySelector('.felt');
+  const fr = felt && felt.getBoundingClientRect();
+  const sel = ['.chip', '.seat .name', '.nameplate', '.bubble', '.seat', '.info-panel', '.info-panel > *',
+    '.house-rules', '.centre-note', '.auction-log', '.auction-log > span', '.actions > *', '.call', '.round-btn',
+    '.hand', '.hand .card', '.hand .card .key', '.trick .tcard .who', '.dialog', '.dialog h2', '.dialog p', '.dialog th',
+    '.dialog td', '.dialog li', '.dialog summary', '.dialog .buttons > *', '.dialog figcaption', '.sheet-wrap.open th',
+    '.sheet-wrap.open td'].join(',');
+  for (const e of document.querySelectorAll(sel)) {
+    if (!shown(e) || e.closest('#defs')) continue;
+    const r = e.getBoundingClientRect();
+    const cs = getComputedStyle(e);
+    if (r.left < -0.5 || r.right > vw + 0.5) out.push(['off the screen', what(e), Math.round(r.left), Math.round(r.right)]);
+    if (cs.overflowX !== 'visible' && e.scrollWidth > e.clientWidth + 1 && !e.matches('.dialog, .sheet-wrap'))
+      out.push(['cut off across', what(e), e.scrollWidth, e.clientWidth]);
+    if (cs.overflowY !== 'visible' && e.scrollHeight > e.clientHeight + 1 && !e.matches('.dialog, .sheet-wrap'))
+      out.push(['cut off below', what(e), e.scrollHeight, e.clientHeight]);
+    if (e.matches('.chip') && !/\\s/.test(e.textContent.trim()) && r.height > 1.6 * parseFloat(cs.lineHeight))
+      out.push(['a word broken', what(e), Math.round(r.height)]);
+    const p = e.parentElement;
+    if (p && !e.closest('.trick') && !e.matches('.key')) {
+      const q = p.getBoundingClientRect(), ps = getComputedStyle(p);
+      const left = q.left + parseFloat(ps.borderLeftWidth), right = q.right - parseFloat(ps.borderRightWidth);
+      if (r.left < left - 0.5 || r.right > right + 0.5)
+        out.push(['out of its box', what(e), 'in', what(p).slice(0, 40), Math.round(r.left), Math.round(r.right), Math.round(left), Math.round(right)]);
+    }
+    if (fr && felt.contains(e) && !e.matches('.seat, .hand, .actions > div:not(.prompt)') && (r.left < fr.left + rim - 0.5 || r.right > fr.right - rim + 0.5
+        || r.top < fr.top + rim - 0.5 || r.bottom > fr.bottom - rim + 0.5))
+      out.push(['on the rim', what(e), Math.round(r.left - fr.left), Math.round(fr.right - r.right)]);
+  }
+  // the felt's parts, pairwise apart (the cards of one trick or one hand overlap by design)
+  const parts = [...document.querySelectorAll('.felt .nameplate, .felt .bubble:not(:empty), .felt .backs, .felt .info-panel, '
+    + '.felt .area-sheetbtn .round-btn, .felt .trick .tcard, .felt .centre-note:not(:empty), .felt .auction-log:not(:empty), '
+    + '.felt #actions > *, .felt #hand')].filter(shown);
+  parts.forEach((a, i) => {
+    const r = a.getBoundingClientRect();
+    for (const b of parts.slice(i + 1)) {
+      if (a.contains(b) || b.contains(a) || (a.matches('.tcard') && b.matches('.tcard'))) continue;
+      const s = b.getBoundingClientRect();
+      if (r.left < s.right - 1 && s.left < r.right - 1 && r.top < s.bottom - 1 && s.top < r.bottom - 1)
+        out.push(['overlap', what(a), what(b)]);
+    }
+  });
+  return out;
+}"""
+
+
+def layout_faults(page: Page) -> list[Any]:
+    """LAYOUT's findings, measured twice 300 ms apart on a settled page (a redraw between the two
+    would detach what was measured: both must agree before a fault counts)."""
+    page.wait_for_timeout(300)
+    first = page.evaluate(LAYOUT, RIM)
+    page.wait_for_timeout(300)
+    second = page.evaluate(LAYOUT, RIM)
+    return [f for f in first if f in second]
+
+
+def assert_fits(page: Page, *where: Any) -> None:
+    faults = layout_faults(page)
+    if faults:
+        pytest.fail(f"{where}:\n" + "\n".join(map(str, faults)), pytrace=False)
+
+
+def finished_match(server: Server) -> ScriptedTable:
+    table = ScriptedTable(server, target=1)
+    table.play_out("plain")  # a valat or a tie does not end the match: play it out
+    assert server.get(f"/api/tables/{table.id}")["table"]["status"] == "finished"
+    return table
+
+
+@pytest.fixture(scope="module")
+def side_dealer(server: Server) -> Iterator[ScriptedTable]:
+    """The card play of a doubled deal whose dealer sits at seat 3 (seat 0's left), seats 1-3 offline:
+    a side seat carries the dealer's chip and the offline mark, the other the contract or the kontra."""
+    while True:
+        table = ScriptedTable(server)
+        if table.state(0)["view"]["dealer"] == 3:
+            break
+        table.close()
+    while table.state(0)["view"]["phase"] == "auction":
+        assert table.step("doubled")
+    table.play_cards(5)
+    table.close()  # the other three players leave: their seats say "offline"
+    yield table
+
+
+@pytest.fixture(scope="module")
+def auction(server: Server) -> Iterator[ScriptedTable]:
+    """An auction, seat 0 to call, the dealer at a side seat (seat 1), seat 2's and 3's passes shown."""
+    while True:
+        table = ScriptedTable(server)
+        if table.state(0)["view"]["dealer"] == 1:
+            break
+        table.close()
+    while (nxt := table.to_move()) is not None and nxt[0] != 0:
+        post(server, f"/api/tables/{table.id}/action", {"token": table.tokens[nxt[0]], "action": {"call": "pass"}})
+    yield table
+    table.close()
+
+
+@pytest.fixture(scope="module")
+def summary(server: Server) -> Iterator[ScriptedTable]:
+    table = ScriptedTable(server)
+    table.play_until("doubled")
+    yield table
+    table.close()
+
+
+@pytest.fixture(scope="module")
+def match_end(server: Server) -> Iterator[ScriptedTable]:
+    table = finished_match(server)
+    yield table
+    table.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("stage", ["auction", "side_dealer", "summary", "match_end"])
+def test_nothing_overflows_is_cut_off_or_overlaps(browser: Browser, stage: str, lang: str,
+                                                  request: pytest.FixtureRequest) -> None:
+    """The Bulgarian "Раздаващ" chip ran out of a side seat's name plate at 360 px, and the side
+    seats' plates lay on the felt's wooden rim: every chip and label of every stage fits."""
+    table: ScriptedTable = request.getfixturevalue(stage)
+    ready = {"auction": "[data-call]", "side_dealer": ".seat.pos-left .chip.dealer", "summary": "#summary-dialog",
+             "match_end": "#match-end"}[stage]
+    for width, height in WIDTHS:
+        page = table.open(browser, width, height, lang)
+        page.wait_for_selector(ready)
+        if stage == "match_end":
+            page.click("#match-end details summary")  # the last deal's summary, opened
+        assert_fits(page, stage, lang, width)
+        if stage in ("summary", "match_end"):  # and the table under the dialog
+            page.click("#summary-ok" if stage == "summary" else "[data-close-end]")
+            page.wait_for_selector(".overlay", state="detached")
+            assert_fits(page, stage, lang, width, "under the dialog")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        assert not page.errors  # type: ignore[attr-defined]
+        page.context.close()
+
+
+def test_the_layout_check_finds_a_chip_out_of_its_plate(browser: Browser, auction: ScriptedTable) -> None:
+    """The check itself: a chip made wider than its seat's plate, and a plate pushed onto the rim, are named."""
+    page = auction.open(browser, 360, 740, "en")
+    page.wait_for_selector(".seat.pos-right .chip.dealer")
+    page.evaluate("""() => { const s = document.createElement('style');
+        s.textContent = '.seat.pos-right .chip.dealer { min-width: 200px }'; document.head.appendChild(s); }""")
+    faults = layout_faults(page)
+    assert any(f[0] == "out of its box" and "chip.dealer" in f[1] for f in faults), faults
+    assert any(f[0] == "off the screen" or f[0] == "on the rim" for f in faults), faults
+    page.context.close()
