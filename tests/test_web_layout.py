@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 import test_web
-from test_web import Browser, Page, ScriptedTable, Server, post
+from test_web import FINGER, SMALL_CONTROLS, Browser, Page, ScriptedTable, Server, new_page, post
 
 browser = test_web.browser  # test_web's fixtures: one Chromium and one `belot serve` for this module too
 server = test_web.server
@@ -166,6 +166,8 @@ def test_nothing_overflows_is_cut_off_or_overlaps(browser: Browser, stage: str, 
         if stage == "match_end":
             page.click("#match-end details summary")  # the last deal's summary, opened
         assert_fits(page, stage, lang, width)
+        if width == 360:  # a finger's controls, the match end's "last deal" disclosure among them
+            assert page.evaluate(SMALL_CONTROLS, FINGER) == [], (stage, lang)
         if stage in ("summary", "match_end"):  # and the table under the dialog
             page.click("#summary-ok" if stage == "summary" else "[data-close-end]")
             page.wait_for_selector(".overlay", state="detached")
@@ -185,3 +187,31 @@ def test_the_layout_check_finds_a_chip_out_of_its_plate(browser: Browser, auctio
     assert any(f[0] == "out of its box" and "chip.dealer" in f[1] for f in faults), faults
     assert any(f[0] == "off the screen" or f[0] == "on the rim" for f in faults), faults
     page.context.close()
+
+
+@pytest.mark.parametrize("width", [360, 412, 600])
+def test_phone_house_rule_checkboxes_are_finger_sized_by_their_labels(browser: Browser, server: Server, width: int) -> None:
+    """The new table's house-rule checkboxes are 13 px: on a phone each is hit through its label,
+    which must be 40 px or more and toggle the box wherever it is touched (a one-line rule's label
+    was 34 px high on a phone wider than 400 px)."""
+    for lang in LANGS:
+        page = new_page(browser, width=width, height=740)
+        page.context.add_init_script(f"localStorage.setItem('belot.lang', '{lang}');")
+        page.goto(server.url + "/")
+        page.wait_for_load_state("networkidle")  # the lobby has its lists: no redraw under the clicks
+        page.wait_for_selector("#house-rules-form input[data-option]")
+        assert page.evaluate(SMALL_CONTROLS, FINGER) == [], (lang, width)
+        boxes = page.locator("#house-rules-form input[type=checkbox]")
+        assert boxes.count() == 11
+        for i in range(boxes.count()):
+            box = boxes.nth(i)
+            label = page.locator(f"label[for='{box.get_attribute('id')}']")
+            size = label.bounding_box()
+            assert size is not None
+            was = box.is_checked()
+            for x, y in ((size["width"] - 3, size["height"] / 2), (size["width"] / 2, size["height"] - 3)):
+                label.click(position={"x": x, "y": y})  # the far end and the bottom edge of the label
+                assert box.is_checked() != was, (lang, width, box.get_attribute("id"), x, y)
+                was = not was
+        assert not page.errors  # type: ignore[attr-defined]
+        page.context.close()
