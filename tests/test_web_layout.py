@@ -215,3 +215,79 @@ def test_phone_house_rule_checkboxes_are_finger_sized_by_their_labels(browser: B
                 was = not was
         assert not page.errors  # type: ignore[attr-defined]
         page.context.close()
+
+
+# -- the keyboard's focus ----------------------------------------------------------------------------
+
+ACTIVE = "() => { const a = document.activeElement; return a === document.body ? 'body' : a.outerHTML.slice(0, 80); }"
+
+
+def test_a_new_state_leaves_the_focus_where_it_was_with_a_dialog_open(browser: Browser, server: Server) -> None:
+    """The match end's dialog holds Replay, Rematch, Lobby and Continue: a person who had tabbed to
+    Rematch, or opened the last deal's summary, lost both when a state arrived (another player
+    leaving the table): the page was drawn anew, the focus went to Continue and the summary closed.
+    Tab and Shift+Tab also left the dialog for the top bar, under the overlay."""
+    table = finished_match(server)
+    try:
+        page = table.open(browser, 1280, 800, "en")
+        page.wait_for_selector("#match-end")
+        assert page.evaluate("document.activeElement.matches('[data-close-end]')")
+        page.keyboard.press("Shift+Tab")
+        page.keyboard.press("Shift+Tab")
+        assert page.evaluate("document.activeElement.id") == "btn-rematch"
+        page.click("#match-end details summary")
+        page.focus("#btn-rematch")
+        page.evaluate("window.__before = document.querySelector('#match-end')")
+        table.sockets[0].close()  # seat 1 leaves: every page gets a new state and draws anew
+        page.wait_for_function("document.querySelector('#match-end') !== window.__before")
+        assert page.evaluate("document.activeElement.id") == "btn-rematch", page.evaluate(ACTIVE)
+        assert page.evaluate("document.querySelector('#match-end details').open")
+        # Tab goes round inside the dialog, never to the top bar or the table under it
+        seen = set()
+        for key in ["Tab"] * 8 + ["Shift+Tab"] * 8:
+            page.keyboard.press(key)
+            assert page.evaluate("!!document.activeElement.closest('#match-end')"), (key, page.evaluate(ACTIVE))
+            seen.add(page.evaluate(ACTIVE))
+        assert len(seen) >= 5  # the summary, Replay, Rematch, Lobby, Continue
+        assert not page.errors  # type: ignore[attr-defined]
+        page.context.close()
+    finally:
+        table.close()
+
+
+def test_a_new_state_leaves_the_focus_on_the_tables_controls(browser: Browser, server: Server) -> None:
+    """At the table, a person who had tabbed to the Score sheet button or to the top bar's Leave
+    button lost the focus to the page's start whenever another seat moved; after their own call the
+    focus went nowhere, and the next Tab began again at the top of the page."""
+    table = ScriptedTable(server)
+    try:
+        while (nxt := table.to_move()) is not None and nxt[0] != 1:
+            post(server, f"/api/tables/{table.id}/action", {"token": table.tokens[nxt[0]], "action": {"call": "pass"}})
+        page = table.open(browser, 1280, 800, "en")
+        page.wait_for_selector(".seat.pos-right.turn")
+        for spot in ("#btn-sheet", "#btn-leave", "#btn-last"):
+            page.focus(spot)
+            page.evaluate("window.__before = document.querySelector('.felt')")
+            assert table.step("plain")  # the seat to move passes: a new state
+            page.wait_for_function("document.querySelector('.felt') !== window.__before")
+            assert page.evaluate("'#' + document.activeElement.id") == spot, page.evaluate(ACTIVE)
+            if table.to_move() is None or table.to_move()[0] == 0:  # type: ignore[index]
+                break
+        while (nxt := table.to_move()) is not None and nxt[0] != 0:
+            assert table.step("plain")
+        page.wait_for_selector("[data-call='pass']")
+        page.focus("[data-call='pass']")
+        page.keyboard.press("Enter")  # the call made: its button is gone, the focus stays by the calls
+        page.wait_for_function("() => !document.querySelector(\"[data-call='pass']\") || document.querySelector('.seat.pos-bottom:not(.turn)')")
+        page.wait_for_timeout(300)
+        assert page.evaluate("!!document.activeElement.closest('.hand-area')"), page.evaluate(ACTIVE)
+        page.focus("#btn-last")
+        page.keyboard.press("Enter")  # the last trick, closed with Escape: the focus is back on its button
+        page.wait_for_selector("#last-dialog")
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#last-dialog", state="detached")
+        assert page.evaluate("document.activeElement.id") == "btn-last", page.evaluate(ACTIVE)
+        assert not page.errors  # type: ignore[attr-defined]
+        page.context.close()
+    finally:
+        table.close()

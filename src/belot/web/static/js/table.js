@@ -153,9 +153,80 @@ export function showTable(main, tableId) {
   // -- rendering --------------------------------------------------------------------------
 
   let focusJoin = null; // caret position in the name box when the page is redrawn under the typing
+  let returnTo = null;   // where the focus goes when the dialog it was in closes (its opener)
+
+  /**
+   * Where the keyboard's focus is, as a way to find the same control in the page drawn anew: every
+   * state redraws the table, which replaced the control the person had (the Score sheet button, a
+   * call, the match end's Rematch) and left the focus nowhere, or on the dialog's first button.
+   */
+  function focusSpot() {
+    const el = document.activeElement;
+    const extra = document.getElementById("topbar-extra");
+    if (!el || el === document.body || !(main.contains(el) || extra.contains(el))) return null;
+    if (el.id) return { scope: null, sel: `#${CSS.escape(el.id)}`, index: 0 };
+    const scope = el.parentElement.closest("[id]");
+    let sel = el.tagName.toLowerCase();
+    const key = ["data-call", "data-card", "data-declare", "data-belote", "data-sit", "data-close", "data-close-end", "href"]
+      .find((a) => el.hasAttribute(a));
+    if (key) sel += `[${key}="${CSS.escape(el.getAttribute(key))}"]`;
+    const root = scope || document;
+    return { scope: scope && scope.id, sel, index: [...root.querySelectorAll(sel)].indexOf(el) };
+  }
+
+  /** What else a redraw lost: the open <details> and how far the dialog or the phone's sheet was scrolled. */
+  function viewSpot() {
+    return {
+      open: [...main.querySelectorAll("details")].map((d) => d.open),
+      scroll: ["#match-end .dialog", "#summary-dialog .dialog", "#last-dialog .dialog", "#sheet"]
+        .map((sel) => [sel, main.querySelector(sel)]).filter(([, el]) => el && el.scrollTop).map(([sel, el]) => [sel, el.scrollTop]),
+    };
+  }
 
   function render() {
     if (!alive) return;
+    const spot = focusSpot();
+    const view = viewSpot();
+    draw();
+    const details = [...main.querySelectorAll("details")];
+    if (details.length === view.open.length) details.forEach((d, i) => { d.open = view.open[i]; });
+    for (const [sel, top] of view.scroll) {
+      const el = main.querySelector(sel);
+      if (el) el.scrollTop = top;
+    }
+    placeFocus(spot);
+  }
+
+  /**
+   * The focus after a redraw: the control the person had; in a dialog that has just opened, its
+   * main button; when the control is gone (a call made, a dialog closed), the dialog's opener or
+   * the calls' area, so that the next Tab goes on from there rather than from the page's start.
+   */
+  function placeFocus(spot) {
+    const overlay = main.querySelector(".overlay");
+    const back = returnTo;
+    returnTo = null;
+    if (spot) {
+      const root = spot.scope ? document.getElementById(spot.scope) : document;
+      const found = root ? root.querySelectorAll(spot.sel) : [];
+      const el = found[spot.index] || found[0];
+      if (el && !el.closest("[inert]")) el.focus({ preventScroll: true });
+    }
+    const active = document.activeElement;
+    if (overlay) {
+      if (!overlay.contains(active)) {
+        const primary = overlay.querySelector(".primary");
+        if (primary) primary.focus();
+      }
+      return;
+    }
+    if (active && active !== document.body) return;
+    const card = focusCard && main.querySelector(`#hand .card.legal[data-card="${focusCard}"]`);
+    const el = (back && main.querySelector(back)) || (card && !beloteFor ? card : null) || (spot ? main.querySelector("#actions") : null);
+    if (el) el.focus({ preventScroll: true });
+  }
+
+  function draw() {
     const typing = document.activeElement && document.activeElement.id === "join-name" ? document.activeElement : null;
     focusJoin = typing ? typing.selectionStart ?? typing.value.length : null;
     if (!msg) {
@@ -329,7 +400,7 @@ export function showTable(main, tableId) {
     return `<div class="seat pos-bottom ${myTurn ? "turn" : ""}" data-seat="${mine}">
         <div class="nameplate us"><span class="name">${esc(msg.you.name || t("web.seat.you"))}</span>${seatChips(mine)}</div>
         <div class="bubble">${bubbleHtml(mine)}</div></div>
-      <div class="actions" id="actions">${actionsHtml()}${myTurn ? deadlineHtml() : ""}</div>
+      <div class="actions" id="actions" tabindex="-1">${actionsHtml()}${myTurn ? deadlineHtml() : ""}</div>
       <div class="hand" id="hand" role="group" aria-label="${esc(t("web.seat.you"))}">${cards}</div>
       <div class="hint">${esc(t("web.table.keys_hint"))}</div>`;
   }
@@ -496,13 +567,10 @@ export function showTable(main, tableId) {
     bindSeatList();
     // A dialog is modal: the table under it takes no focus and no click (Tab went on from the
     // summary's button to the calls and cards behind it, and Enter made a call nobody could see).
+    // (Tab, which went on from the dialog's last button to the top bar, goes round it: keepTabInDialog.)
     const overlay = main.querySelector(".overlay");
     const game = main.querySelector(".game");
     if (game) game.inert = !!overlay;
-    if (overlay && !overlay.contains(document.activeElement)) {
-      const primary = overlay.querySelector(".primary");
-      if (primary) primary.focus();
-    }
     main.querySelectorAll("#hand .card").forEach((b) => b.addEventListener("click", () => {
       focusCard = b.dataset.card;
       playCard(b.dataset.card);
@@ -520,19 +588,31 @@ export function showTable(main, tableId) {
     if (sheet) sheet.addEventListener("click", () => { dialog = dialog === "sheet" ? null : "sheet"; render(); });
     const closeSheet = main.querySelector("#sheet-close");
     if (closeSheet) closeSheet.addEventListener("click", () => { dialog = null; render(); main.querySelector("#btn-sheet").focus(); });
-    main.querySelectorAll("[data-close]").forEach((b) => b.addEventListener("click", () => { dialog = null; render(); }));
+    main.querySelectorAll("[data-close]").forEach((b) => b.addEventListener("click", () => { closeLast(); render(); }));
     const ok = main.querySelector("#summary-ok");
-    if (ok) {
-      ok.addEventListener("click", closeSummary);
-      ok.focus();
-    }
+    if (ok) ok.addEventListener("click", closeSummary);
     const end = main.querySelector("[data-close-end]");
     if (end) end.addEventListener("click", () => { matchEndSeen = true; render(); });
     const again = main.querySelector("#btn-rematch");
     if (again) again.addEventListener("click", rematch);
-    if (focusCard) {
-      const el = main.querySelector(`#hand .card.legal[data-card="${focusCard}"]`);
-      if (el && !main.querySelector(".overlay") && !beloteFor) el.focus({ preventScroll: true });
+  }
+
+  /** The last trick's dialog closes, and the focus goes back to the button that opens it. */
+  function closeLast() {
+    if (dialog === "last") returnTo = "#btn-last";
+    dialog = null;
+  }
+
+  /** Tab and Shift+Tab go round the open dialog's controls instead of leaving it. */
+  function keepTabInDialog(ev) {
+    const overlay = main.querySelector(".overlay");
+    if (!overlay) return;
+    const stops = [...overlay.querySelectorAll("a[href], button, summary, select, input")].filter((e) => e.getClientRects().length);
+    if (!stops.length) return;
+    const i = stops.indexOf(document.activeElement);
+    if (i < 0 || (!ev.shiftKey && i === stops.length - 1) || (ev.shiftKey && i === 0)) {
+      ev.preventDefault();
+      stops[ev.shiftKey ? stops.length - 1 : 0].focus();
     }
   }
 
@@ -546,6 +626,10 @@ export function showTable(main, tableId) {
   // -- keyboard -------------------------------------------------------------------------------
 
   function onKey(ev) {
+    if (ev.key === "Tab") {
+      keepTabInDialog(ev);
+      return;
+    }
     if (!msg || !msg.view || ev.ctrlKey || ev.metaKey || ev.altKey) return;
     if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
     const key = ev.key;
@@ -555,11 +639,16 @@ export function showTable(main, tableId) {
     }
     if (key === "Escape") {
       if (beloteFor) beloteFor = null;
-      dialog = null;
+      closeLast();
       render();
       return;
     }
-    if (key === "l" || key === "L") { dialog = dialog === "last" ? null : "last"; render(); return; }
+    if (key === "l" || key === "L") {
+      if (dialog === "last") closeLast();
+      else dialog = "last";
+      render();
+      return;
+    }
     if (key === "s" || key === "S") { dialog = dialog === "sheet" ? null : "sheet"; render(); return; }
     // An open dialog (the last trick, the match's end) is modal for keys too, as for clicks and Tab.
     if (main.querySelector(".overlay")) return;
