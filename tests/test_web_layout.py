@@ -37,6 +37,18 @@ LAYOUT = """rim => {
   const what = (e) => (e.id ? '#' + e.id : e.tagName.toLowerCase() + '.' + [...e.classList].join('.'))
     + ' "' + e.textContent.trim().replace(/\\s+/g, ' ').slice(0, 24) + '"';
   const vw = document.documentElement.clientWidth;
+  // The widest piece of the element's text that cannot wrap (a word; the whole text where it does
+  // not wrap), to the fraction of a pixel: scrollWidth is rounded, and an ellipsis shows for the least overflow.
+  const widest = (e) => {
+    const pieces = getComputedStyle(e).whiteSpace === 'nowrap' ? [e.textContent.trim()] : e.textContent.split(/\\s+/);
+    const probe = document.createElement('span');
+    probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap';
+    e.appendChild(probe);
+    let w = 0;
+    for (const piece of pieces) { probe.textContent = piece; w = Math.max(w, probe.getBoundingClientRect().width); }
+    probe.remove();
+    return w;
+  };
   const felt = document.querySelector('.felt');
   const fr = felt && felt.getBoundingClientRect();
   const sel = ['.chip', '.seat .name', '.nameplate', '.bubble', '.seat', '.info-panel', '.info-panel > *',
@@ -49,7 +61,8 @@ LAYOUT = """rim => {
     const r = e.getBoundingClientRect();
     const cs = getComputedStyle(e);
     if (r.left < -0.5 || r.right > vw + 0.5) out.push(['off the screen', what(e), Math.round(r.left), Math.round(r.right)]);
-    if (cs.overflowX !== 'visible' && e.scrollWidth > e.clientWidth + 1 && !e.matches('.dialog, .sheet-wrap'))
+    if (cs.overflowX !== 'visible' && !e.matches('.dialog, .sheet-wrap')
+        && (e.scrollWidth > e.clientWidth + 1 || widest(e) > r.width - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) + 0.05))
       out.push(['cut off across', what(e), e.scrollWidth, e.clientWidth]);
     if (cs.overflowY !== 'visible' && e.scrollHeight > e.clientHeight + 1 && !e.matches('.dialog, .sheet-wrap'))
       out.push(['cut off below', what(e), e.scrollHeight, e.clientHeight]);
@@ -137,6 +150,15 @@ def auction(server: Server) -> Iterator[ScriptedTable]:
 
 
 @pytest.fixture(scope="module")
+def waiting(server: Server) -> Iterator[ScriptedTable]:
+    """A table waiting for its two side seats, its first player named "Александра", seen by a
+    spectator (the token is made up: the page drops it and watches)."""
+    made = post(server, "/api/tables", {"seats": ["human", "human", "bot:random", "human"], "seat": 0, "name": "Александра"})
+    table = ScriptedTable.seat_zero_of(server, made["table"]["id"], "none")
+    yield table
+
+
+@pytest.fixture(scope="module")
 def summary(server: Server) -> Iterator[ScriptedTable]:
     table = ScriptedTable(server)
     table.play_until("doubled")
@@ -152,13 +174,13 @@ def match_end(server: Server) -> Iterator[ScriptedTable]:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("stage", ["auction", "side_dealer", "summary", "match_end"])
+@pytest.mark.parametrize("stage", ["waiting", "auction", "side_dealer", "summary", "match_end"])
 def test_nothing_overflows_is_cut_off_or_overlaps(browser: Browser, stage: str, lang: str,
                                                   request: pytest.FixtureRequest) -> None:
     """The Bulgarian "Раздаващ" chip ran out of a side seat's name plate at 360 px, and the side
     seats' plates lay on the felt's wooden rim: every chip and label of every stage fits."""
     table: ScriptedTable = request.getfixturevalue(stage)
-    ready = {"auction": "[data-call]", "side_dealer": ".seat.pos-left .chip.dealer", "summary": "#summary-dialog",
+    ready = {"auction": "[data-call]", "waiting": ".seat-chooser", "side_dealer": ".seat.pos-left .chip.dealer", "summary": "#summary-dialog",
              "match_end": "#match-end"}[stage]
     for width, height in WIDTHS:
         page = table.open(browser, width, height, lang)
