@@ -25,7 +25,7 @@ The game, in OpenSpiel terms:
   points minus the other team's (R9-R11), so the game is zero-sum and partners share a return.
   An all-pass deal returns 0.  Rewards come only at the end (``RewardModel.TERMINAL``).
 * **Information state** (perfect recall) of a player: its own cards (the first five during the
-  auction, R2.3), every call, every card played, and the *kind* of each other seat's declaration
+  auction and after an all-pass deal, R2.3), every call, every card played, and the *kind* of each other seat's declaration
   (R7.5: only the kind is said), with the player's own declarations in full.  The tensor is
   belot.env.encoding's vector followed by the auction in order (`MAX_AUCTION` calls x 9 one-hot),
   which makes it perfect-recall; the observation tensor is the encoding vector alone.
@@ -187,7 +187,7 @@ class _BelotLogic:
             return f"p{player} dealer {self._dealer} dealing {len(self._deck)} hand {cards}"
         if not private:
             hand = ""
-        elif deal.phase == "auction":
+        elif deal.phase == "auction" or deal.contract < 0:  # R2.3; all passed, R3.6: never dealt
             hand = " ".join(CARD_NAMES[c] for c in sorted(deal.dealt[player][:5]))
         else:
             hand = " ".join(CARD_NAMES[c] for c in sorted(deal.dealt[player]))
