@@ -80,8 +80,10 @@ def _kq_pairs(hand: int) -> int:
 
 
 def action_name(action: int) -> str:
-    """``JH``, ``QH+belote``, ``kontra``, ``declare quarte 7C-TC``."""
-    if 0 <= action < BELOTE_BASE:
+    """``JH``, ``QH+belote``, ``kontra``, ``declare quarte 7C-TC``; RuleError (a ValueError) for
+    anything that is not an action (`action_index`)."""
+    action = action_index(action)
+    if action < BELOTE_BASE:
         return CARD_NAMES[action]
     if action < CALL_BASE:
         return CARD_NAMES[action - BELOTE_BASE] + "+belote"
@@ -341,13 +343,21 @@ class Deal:
     def apply(self, action: int) -> None:
         """Apply one action of the player to move.
 
-        An action is accepted only if it is in the legal set this state computes (`is_legal`);
-        anything else raises RuleError with the reason and the rule that forbids it.
+        An action is accepted only if it is in the legal set this state computes (`is_legal`), as an
+        int or a numpy integer (`action_index`; kept as an int); anything else raises RuleError
+        with the reason and the rule that forbids it.
         """
         if type(action) is int and 0 <= action < BELOTE_BASE and self.phase == PLAY and self._legal >> action & 1:
             self._play(action)  # most actions: a card of the legal set, found as `is_legal` finds it
             return
         if not self.is_legal(action):
+            if type(action) is not int:  # a numpy integer counts as its int (`action_index`)
+                try:
+                    index = action_index(action)
+                except RuleError:
+                    raise self._refusal(action) from None
+                self.apply(index)
+                return
             raise self._refusal(action)
         if action < CALL_BASE:
             self._play(action)
