@@ -387,3 +387,30 @@ def test_a_float_or_a_numeral_is_not_an_action() -> None:
         with pytest.raises(RuleError, match="is not an action"):
             state.apply_action(bad)
     assert state.legal_actions() == legal
+
+
+def test_pure_game_refuses_a_player_that_is_not_a_seat() -> None:
+    """As pyspiel does (player >= 0, < 4): the information state of the chance or terminal
+    pseudo-player, or of seat -1, is refused, not seat 0's or seat 3's hand under another name."""
+    state = bos.BelotGame().new_initial_state()
+    _deal_out(state, random.Random(2))
+    _play_out(state, random.Random(2))
+    for method in ("information_state_string", "information_state_tensor", "observation_string",
+                   "observation_tensor"):
+        with pytest.raises(ValueError, match="player"):
+            getattr(state, method)()  # the terminal pseudo-player, -4
+        for bad in (-1, -4, 4, True, 1.0, "1"):
+            with pytest.raises(ValueError, match="player"):
+                getattr(state, method)(bad)
+        assert getattr(state, method)(3) == getattr(state, method)(3)
+    for bad in (-4, 4, True, 1.0):
+        with pytest.raises(ValueError, match="player"):
+            state.legal_actions(bad)
+
+
+def test_pure_game_refuses_parameters_of_the_wrong_type() -> None:
+    """``dealer=True`` is not seat 1 (pyspiel refuses it as a bool), and ``options`` is names."""
+    for params in ({"dealer": True}, {"dealer": 1.0}, {"options": 5}, {"options": [5]}):
+        with pytest.raises(ValueError, match=r"dealer|options"):
+            bos.BelotGame(params)
+    assert str(bos.BelotGame({"options": ["OPT-SURCONTRA"]})) == "python_belot(dealer=0,options=OPT-SURCONTRA)"

@@ -33,6 +33,8 @@ The game, in OpenSpiel terms:
 
 from __future__ import annotations
 
+import contextlib
+import operator
 import random
 import re
 from typing import Any
@@ -44,7 +46,7 @@ from ..auction import CALL_NAMES, NUM_CALLS
 from ..cards import CARD_NAMES, NUM_CARDS, cards_of
 from ..contracts import CARRE_FIRST, EIGHT_SPLIT, SURCONTRA, Rules
 from ..declarations import DECLARATIONS, Declaration
-from ..errors import RuleError
+from ..errors import RuleError, shown
 from ..game import CALL_BASE, DECLARE_BASE, NUM_ACTIONS, Deal, action_index, action_name
 from .encoding import OFFSETS, SIZE, encode
 
@@ -391,10 +393,24 @@ class BelotState(_BelotLogic):
     def is_player_node(self) -> bool:
         return self.current_player() >= 0
 
+    def _player(self, player: object) -> int:
+        """``player`` (the player to act when None) as a seat 0-3: pyspiel refuses any other."""
+        p = self.current_player() if player is None else player
+        if not isinstance(p, bool):
+            with contextlib.suppress(TypeError):
+                index = operator.index(p)  # type: ignore[arg-type]
+                if 0 <= index < NUM_PLAYERS:
+                    return int(index)
+        raise ValueError(f"player must be a seat 0-{NUM_PLAYERS - 1}, not {shown(p)}")
+
     def legal_actions(self, player: int | None = None) -> list[int]:
-        if self.is_chance_node():
-            return [c for c, _ in self.chance_outcomes()] if player in (None, CHANCE_PLAYER) else []
-        return self._legal_actions(self.current_player() if player is None else player)
+        if player is None or (type(player) is int and player == CHANCE_PLAYER):
+            if self.is_chance_node():
+                return [c for c, _ in self.chance_outcomes()]
+            if player is None:
+                return self._legal_actions(self.current_player())
+            return []
+        return [] if self.is_chance_node() else self._legal_actions(self._player(player))
 
     def legal_actions_mask(self, player: int | None = None) -> list[int]:
         mask = [0] * NUM_ACTIONS
@@ -421,16 +437,16 @@ class BelotState(_BelotLogic):
         return self.returns()  # terminal reward model: all of it at the end
 
     def information_state_string(self, player: int | None = None) -> str:
-        return self._information_state_string(self.current_player() if player is None else player)
+        return self._information_state_string(self._player(player))
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
-        return self._information_state_tensor(self.current_player() if player is None else player).tolist()
+        return self._information_state_tensor(self._player(player)).tolist()
 
     def observation_string(self, player: int | None = None) -> str:
-        return self._observation_string(self.current_player() if player is None else player)
+        return self._observation_string(self._player(player))
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
-        return self._observation_tensor(self.current_player() if player is None else player).tolist()
+        return self._observation_tensor(self._player(player)).tolist()
 
     def resample_from_infostate(self, player: int, rng: random.Random) -> BelotState:
         return resample(self, player, rng)
@@ -492,9 +508,13 @@ def _check_params(params: dict[str, Any] | None) -> dict[str, Any]:
     if unknown:
         raise ValueError(f"unknown {GAME_NAME} parameter(s): {', '.join(sorted(unknown))} (known: dealer, options)")
     dealer = params.setdefault("dealer", 0)
-    if not isinstance(dealer, int) or not 0 <= dealer <= 3:
+    if type(dealer) is not int or not 0 <= dealer <= 3:  # not True, nor 1.0
         raise ValueError(f"dealer must be a seat 0-3, not {dealer!r}")
-    params.setdefault("options", "")
+    opts = params.setdefault("options", "")
+    if not isinstance(opts, str) and not (
+        isinstance(opts, (list, tuple)) and all(isinstance(name, str) for name in opts)
+    ):
+        raise ValueError(f"options must be option names (a string, or a list of strings), not {opts!r}")
     _rules(params)  # UnsupportedOption (a ValueError) names a bad option
     return params
 
