@@ -511,3 +511,70 @@ def test_precomputed_encoder_writes_never_write_an_entry_twice() -> None:
     for by_winner in enc._WINNER_ONES:
         for index in by_winner:
             assert len(np.unique(index)) == len(index)
+
+
+# -- the edges of the API ------------------------------------------------------------------------
+
+
+def test_a_numpy_integer_seed_is_the_same_seed() -> None:
+    """``reset(seed=np.int64(3))`` (a seed drawn with numpy) plays the episode of ``seed=3``; it
+    was a TypeError from random.Random."""
+    for kind in (np.int64, np.uint32, int):
+        e = belot_v0.env(mode="deal", seed=kind(3))
+        e.reset()
+        first = e.unwrapped.deal.dealt
+        e.reset(seed=kind(3))
+        assert e.unwrapped.deal.dealt == first
+        e.reset(seed=3)
+        assert e.unwrapped.deal.dealt == first
+
+
+def test_reset_options_are_checked_and_a_dealer_alone_shuffles_for_that_dealer() -> None:
+    """A misspelt option (``{"hand": ...}``) silently played a shuffled deal instead of the one
+    meant for duplicate play: it is still ignored (PettingZoo's api_test passes an unknown one) but
+    named in a warning.  ``{"dealer": d}`` alone is a shuffled deal dealt by d (it was ignored); a
+    match deals its own hands and dealers."""
+    e = belot_v0.raw_env(mode="deal")
+    for bad in ({"hand": deal_hands(random.Random(0), 0)}, {"seed": 3}):
+        with pytest.warns(UserWarning, match=f"ignores reset option.*'{next(iter(bad))}'"):
+            e.reset(options=bad)
+    for dealer in range(4):
+        e.reset(seed=dealer, options={"dealer": dealer})
+        assert e.deal.dealer == dealer
+    with pytest.raises(ValueError, match="dealer"):
+        e.reset(options={"dealer": 4})
+    m = belot_v0.raw_env(mode="match")
+    with pytest.raises(ValueError, match="dealer"):
+        m.reset(options={"dealer": 1})
+
+
+def test_a_target_or_illegal_reward_that_is_not_a_number_is_refused() -> None:
+    for bad in (True, 151.0, "151"):
+        with pytest.raises(ValueError, match="target"):
+            belot_v0.raw_env(mode="match", target=bad)
+    for bad in (float("nan"), float("inf"), True, "x"):
+        with pytest.raises(ValueError, match="illegal_reward"):
+            belot_v0.env(illegal_reward=bad)
+
+
+def test_a_deep_copy_of_the_env_goes_its_own_way() -> None:
+    """Lookahead search copies the environment (``copy.deepcopy``, pickle): the copy observes what
+    the original does, and stepping it never changes the original."""
+    import copy
+    import pickle
+
+    e = belot_v0.env(mode="match", seed=4)
+    e.reset()
+    rng = random.Random(4)
+    for _ in range(30):
+        e.step(_random_action(e.last()[0], rng))
+    for twin in (copy.deepcopy(e), pickle.loads(pickle.dumps(e))):
+        before = [e.observe(a)["observation"].copy() for a in e.agents]
+        for a in e.agents:
+            assert np.array_equal(twin.observe(a)["observation"], e.observe(a)["observation"])
+        for _ in range(30):
+            twin.step(_random_action(twin.last()[0], rng))
+        assert all(np.array_equal(e.observe(a)["observation"], x) for a, x in zip(e.agents, before))
+        u = twin.unwrapped
+        for a in twin.agents:
+            assert np.array_equal(twin.observe(a)["observation"], encode(u.view(a)))

@@ -13,7 +13,8 @@ match add up to its team's final score minus the other team's.  A deal in which 
 scores 0.  ``mode="deal"`` ends the episode when the deal ends (an all-pass deal included);
 ``mode="match"`` plays deals to the target (R12) and ends when the match is won.  In deal mode
 ``reset(options={"hands": [[...] x4], "dealer": d})`` plays a given deal (hands in dealing order,
-as in records) instead of a shuffled one.  The house rules are the constructor's ``options``, a
+as in records) instead of a shuffled one, and ``{"dealer": d}`` alone a shuffled deal dealt by d
+(other keys are ignored with a warning).  The house rules are the constructor's ``options``, a
 list of option names (``raw_env(options=["OPT-SURCONTRA"])``, docs/rules.md section 6; not to be
 confused with `reset`'s ``options`` dict); the observation is the same vector under every option
 (docs/encoding.md).  When the episode ends, every agent's ``info`` holds
@@ -31,7 +32,11 @@ OrderEnforcingWrapper, of which it is a subclass.
 
 from __future__ import annotations
 
+import contextlib
+import math
+import operator
 import random
+import warnings
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
@@ -53,6 +58,14 @@ _NO_ACTIONS = np.zeros(NUM_ACTIONS, dtype=np.int8)  # copied, then the legal act
 # The rewards and flags of every agent at a reset, copied (a dict's copy costs less than building it)
 _ZEROS: dict[str, float] = dict.fromkeys(AGENTS, 0.0)
 _FALSES: dict[str, bool] = dict.fromkeys(AGENTS, False)
+
+
+def _random(seed: Any) -> random.Random:
+    """A generator seeded with ``seed``; a numpy integer seeds as its int (random.Random refuses it)."""
+    if seed is not None and not isinstance(seed, (int, float, str, bytes, bytearray)):
+        with contextlib.suppress(TypeError):
+            seed = operator.index(seed)
+    return random.Random(seed)
 
 
 def env(
@@ -165,8 +178,15 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
             raise ValueError(f"mode must be 'deal' or 'match', not {mode!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be 'human', 'ansi' or None, not {render_mode!r}")
-        if not isinstance(target, int) or target < 1:
+        if type(target) is not int or target < 1:  # not True, nor 151.0
             raise ValueError(f"target must be a positive number of game points, not {target!r}")
+        if illegal_reward is not None:
+            reward = None
+            if not isinstance(illegal_reward, (bool, str, bytes)):
+                with contextlib.suppress(TypeError, ValueError):
+                    reward = float(illegal_reward)
+            if reward is None or not math.isfinite(reward):
+                raise ValueError(f"illegal_reward must be a finite number or None, not {illegal_reward!r}")
         self.rules = Rules.from_options(options)  # UnsupportedOption (a ValueError) names a bad one
         self.mode = mode
         self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
@@ -178,7 +198,7 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
         self.observation_spaces = {a: space for a in AGENTS}
         action_space = spaces.Discrete(NUM_ACTIONS)
         self.action_spaces = {a: action_space for a in AGENTS}
-        self._rng = random.Random(seed)
+        self._rng = _random(seed)
         self._encoder = IncrementalEncoder()
         self.match: Match | None = None
         self.deal: Deal | None = None
@@ -195,7 +215,7 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
-            self._rng = random.Random(seed)
+            self._rng = _random(seed)
         self.agents = self.possible_agents[:]
         self.rewards = _ZEROS.copy()
         self._cumulative_rewards = _ZEROS.copy()
@@ -206,9 +226,15 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
         self._done = False
         self._stepped = True
         options = options or {}
+        unknown = set(options) - {"hands", "dealer"}
+        if unknown:  # ignored, as PettingZoo's api_test expects, but a misspelt "hands" is said
+            warnings.warn(f"belot_v0 ignores reset option(s) {', '.join(map(repr, sorted(map(str, unknown))))} "
+                          "(it knows 'hands' and 'dealer')", UserWarning, stacklevel=2)
         if self.mode == "match":
-            if "hands" in options:
-                raise ValueError("reset option 'hands' is for mode='deal'; a match deals its own hands")
+            if "hands" in options or "dealer" in options:
+                raise ValueError(
+                    "reset options 'hands' and 'dealer' are for mode='deal'; a match deals its own hands (R2.1)"
+                )
             self.match = Match(self.rules, target=self.target, rng=self._rng)
             self.deal = self.match.current
         else:
@@ -216,9 +242,9 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
             if "hands" in options:  # a given deal (duplicate play, tests)
                 dealer = options.get("dealer", 0)
                 self.deal = Deal(dealer, options["hands"], self.rules)  # checks the hands and the dealer
-            else:
-                dealer = self._rng.randrange(4)  # R2.1
-                self.deal = Deal.shuffled(self._rng, dealer, self.rules)
+            else:  # the given dealer, else one drawn (R2.1)
+                dealer = options["dealer"] if "dealer" in options else self._rng.randrange(4)
+                self.deal = Deal.shuffled(self._rng, dealer, self.rules)  # checks the dealer
         assert self.deal is not None
         self._encoder.start(self.deal, target=self.target if self.match else 151)
         self.agent_selection = AGENTS[self.deal.to_move]

@@ -397,10 +397,7 @@ class IncrementalEncoder:
 
     def __init__(self) -> None:
         self.x = np.zeros((4, SIZE), dtype=DTYPE)
-        self.flat = self.x.reshape(-1)  # a view: writes go to x
-        self.rows = [self.x[o] for o in range(4)]
-        self.trick = self.x[:, _TRICK : _TRICK + 128]  # a view, cleared when a trick closes
-        self.mv: Any = self.flat.data  # a memoryview of the same memory, for single entries
+        self._views()
         self.passes = -1  # consecutive passes since the last other call; -1 before any call
         self.contract = -1
         self.declarer = -1
@@ -410,6 +407,25 @@ class IncrementalEncoder:
         self.n_cards = 0
         self.to_move = -1
         self.phase = 0  # index of the phase shown (_PHASE_INDEX)
+
+    def _views(self) -> None:
+        """The views of ``x`` that the writes go through."""
+        self.flat = self.x.reshape(-1)  # a view: writes go to x
+        self.rows = [self.x[o] for o in range(4)]
+        self.trick = self.x[:, _TRICK : _TRICK + 128]  # a view, cleared when a trick closes
+        self.mv: Any = self.flat.data  # a memoryview of the same memory, for single entries
+
+    # A copy (copy.deepcopy, pickle: lookahead search copies the environment) holds ``x`` and the
+    # counters, and makes its own views of its own ``x`` (a memoryview cannot be pickled).
+    _VIEWS = ("flat", "rows", "trick", "mv")
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__slots__ if name not in self._VIEWS}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self._views()
 
     def start(
         self, deal: Deal, score: tuple[int, int] = (0, 0), target: int = 151, deal_index: int = 0
