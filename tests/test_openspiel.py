@@ -414,3 +414,11 @@ def test_pure_game_refuses_parameters_of_the_wrong_type() -> None:
         with pytest.raises(ValueError, match=r"dealer|options"):
             bos.BelotGame(params)
     assert str(bos.BelotGame({"options": ["OPT-SURCONTRA"]})) == "python_belot(dealer=0,options=OPT-SURCONTRA)"
+
+
+@needs_pyspiel
+@pytest.mark.parametrize("params", ["", "(dealer=2,options=OPT-SURCONTRA)"])
+def test_openspiel_random_sim_test(params: str) -> None:
+    """OpenSpiel's own conformance check of a game: random playouts checking every state's
+    legal actions, chance outcomes, returns, tensors' shapes and clones."""
+    pyspiel.random_sim_test(pyspiel.load_game(bos.GAME_NAME + params), num_sims=3, serialize=False, verbose=False)
