@@ -66,10 +66,21 @@ def evaluate(env, W: np.ndarray, deals: int, seed: int) -> tuple[float, float, s
     return float(np.mean(rewards)), float(np.std(rewards) / np.sqrt(deals)), top
 
 
+def _count(text: str) -> int:
+    """A number of deals: a whole number from 1 (0 evaluation deals would print a mean of nan)."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"a number of deals is a whole number from 1, not {text!r}")
+    return n
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--deals", type=int, default=1500, help="training deals")
-    ap.add_argument("--eval-deals", type=int, default=500)
+    ap.add_argument("--deals", type=_count, default=1500, help="training deals")
+    ap.add_argument("--eval-deals", type=_count, default=500)
     ap.add_argument("--lr", type=float, default=0.01)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()

@@ -7,6 +7,7 @@ score.  The fast incremental encoder must equal the reference `encode(view)` aft
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 import sys
@@ -578,3 +579,17 @@ def test_a_deep_copy_of_the_env_goes_its_own_way() -> None:
         u = twin.unwrapped
         for a in twin.agents:
             assert np.array_equal(twin.observe(a)["observation"], encode(u.view(a)))
+
+
+def test_the_training_example_runs_and_refuses_no_deals() -> None:
+    """examples/train_pg.py, cut short: it trains, evaluates and prints what docs/research.md shows;
+    ``--eval-deals 0`` printed a mean reward of nan, and is refused."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    script = str(ROOT / "examples" / "train_pg.py")
+    out = subprocess.run([sys.executable, script, "--deals", "20", "--eval-deals", "20"],
+                         capture_output=True, text=True, timeout=300, env=env, check=True).stdout
+    assert out.startswith("before training: mean reward per deal vs random ")
+    assert "trained on 20 deals" in out and "after training:  mean reward per deal vs random " in out
+    bad = subprocess.run([sys.executable, script, "--eval-deals", "0"], capture_output=True, text=True,
+                         timeout=60, env=env)
+    assert bad.returncode == 2 and "from 1, not '0'" in bad.stderr and "Traceback" not in bad.stderr
