@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from belot import declarations as decl
+from belot import inference
 from belot.cards import mask_of
 from belot.contracts import SUPPORTED_OPTIONS, TABLES, Rules
 from belot.errors import RuleError
@@ -70,6 +71,21 @@ def _check_every_action(d: Deal, legal: set[int]) -> None:
     assert _snapshot(d) == before
 
 
+def _check_facts_hold(d: Deal, me: int) -> None:
+    """What a seat infers from its view (belot.inference, R5.2-R5.5, R7.4, R7.7) is true of the real
+    deal, under the options in force."""
+    f = inference.facts(d.view(me))
+    for s in range(4):
+        if s == me:
+            continue
+        assert d.hands[s] & f.cannot[s] == 0, "R5: a seat holds a card its play ruled out"
+        assert f.must[s] & ~d.hands[s] == 0, "R7.7: a belote partner is not held"
+        assert d.hands[s].bit_count() == f.sizes[s]
+        if d.declared[s]:
+            kinds = [decl.DECLARATIONS[i].kind for i in d.declared[s]]
+            assert inference.announceable(mask_of(d.dealt[s]), kinds, d.rules) is not None
+
+
 def _check_result(r: DealResult, o: ref.DealOutcome) -> None:
     assert list(r.card_points) == o.card_points
     assert list(r.declarations) == o.declarations
@@ -107,6 +123,8 @@ def play_against_reference(seed: int, options: frozenset[str], target: int, pass
             assert len(d.legal_actions()) == len(legal)
             if rng.random() < every_action:
                 _check_every_action(d, legal)
+            if d.phase == "play" and rng.random() < 0.2:
+                _check_facts_hold(d, rng.randrange(4))
             bidding = ref.CALL_ACTIONS in legal
             action = ref.CALL_ACTIONS if bidding and rng.random() < pass_bias else rng.choice(sorted(legal))
             m.apply(action)
@@ -284,3 +302,119 @@ def test_r12_match_end_on_random_deal_sequences(option):
             m._close_deal(_Finished(_synthetic(points, valat, redeal)))  # type: ignore[arg-type]
             rm.after_deal(None if redeal else list(points), valat is not None)
             assert (m.score, m.winner, m.target) == (rm.score, rm.winner, rm.target)
+
+
+# -- the reference itself reproduces the rulebook's worked examples (section 4, the options) ----------
+
+# (#, contract, multiplier, T(B), T(D), H, valat, outcome, gp B, gp D, pot after, options)
+SCORING_ROWS = [
+    (1, "H", 1, 96, 66, 0, False, "made", 9, 7, 0, ()),
+    (2, "S", 1, 86, 76, 0, False, "made", 8, 8, 0, ()),
+    (3, "D", 1, 156, 6, 0, False, "made", 15, 1, 0, ()),
+    (4, "C", 1, 81, 81, 0, False, "hanging", 0, 8, 8, ()),
+    (5, "D", 1, 100, 62, 8, False, "made", 18, 6, 0, ()),
+    (6, "H", 1, 76, 86, 0, False, "inside", 0, 16, 0, ()),
+    (7, "S", 1, 106, 106, 0, False, "hanging", 0, 10, 11, ()),
+    (8, "D", 1, 112, 70, 0, False, "made", 11, 7, 0, ()),
+    (9, "H", 1, 92, 90, 0, False, "made", 9, 9, 0, ()),
+    (10, "AT", 1, 224, 34, 0, False, "made", 22, 4, 0, ()),
+    (11, "AT", 1, 194, 164, 0, False, "made", 19, 17, 0, ()),
+    (12, "AT", 1, 154, 154, 0, False, "hanging", 0, 15, 16, ()),
+    (13, "AT", 1, 125, 133, 0, False, "inside", 0, 26, 0, ()),
+    (14, "NT", 1, 168, 92, 0, False, "made", 17, 9, 0, ()),
+    (15, "NT", 1, 128, 132, 0, False, "inside", 0, 26, 0, ()),
+    (16, "NT", 1, 130, 130, 0, False, "hanging", 0, 13, 13, ()),
+    (17, "H", 2, 110, 72, 0, False, "made", 36, 0, 0, ()),
+    (18, "H", 2, 70, 92, 0, False, "inside", 0, 32, 0, ()),
+    (19, "AT", 4, 140, 118, 0, False, "made", 104, 0, 0, ()),
+    (20, "C", 2, 81, 81, 0, False, "hanging", 0, 0, 32, ()),
+    (21, "S", 1, 252, 0, 0, True, "made", 25, 0, 0, ()),
+    (22, "NT", 1, 350, 0, 0, True, "made", 35, 0, 0, ()),
+    (23, "AT", 1, 0, 348, 0, True, "inside", 0, 35, 0, ()),
+    (24, "S", 2, 252, 0, 0, True, "made", 50, 0, 0, ()),
+    (24, "S", 2, 252, 0, 0, True, "made", 25, 0, 0, ("OPT-VALAT-NO-DOUBLE",)),
+    (25, "H", 2, 70, 92, 11, False, "inside", 0, 43, 0, ()),
+    ("NONZERO", "D", 1, 158, 4, 0, False, "made", 16, 0, 0, ()),
+    ("NONZERO", "D", 1, 158, 4, 0, False, "made", 15, 1, 0, ("OPT-NONZERO",)),
+    ("SURCONTRA", "H", 8, 92, 70, 0, False, "made", 128, 0, 0, ("OPT-SURCONTRA",)),
+]
+
+
+@pytest.mark.parametrize("row", SCORING_ROWS, ids=[f"{r[0]}-{'-'.join(r[-1])}" for r in SCORING_ROWS])
+def test_reference_scores_the_worked_examples(row):
+    _, contract, mult, tb, td, pot, valat, outcome, gb, gd, after, options = row
+    assert ref.score(contract, tb, td, mult, pot, valat, frozenset(options)) == ref.Score(outcome, gb, gd, after)
+
+
+def test_reference_plays_the_worked_examples():
+    """Section 4: card play (1)-(6), belote (7)-(8), declaration contests (a)-(f)."""
+    assert ref.legal_cards(["7H", "AS"], [(1, "AC")], 2, "H") == {"7H"}  # (1)
+    assert ref.legal_cards(["7H", "AS"], [(0, "AC"), (1, "7C")], 2, "H") == {"7H", "AS"}  # (2)
+    assert ref.legal_cards(["7H", "AS"], [(0, "TC"), (1, "QH")], 2, "H") == {"7H", "AS"}  # (3)
+    assert ref.legal_cards(["JH", "8H"], [(0, "9H"), (1, "7H")], 2, "H") == {"JH"}  # (4)
+    assert ref.legal_cards(["QS", "9S"], [(0, "KS"), (1, "AS")], 2, "AT") == {"9S"}  # (5)
+    assert ref.legal_cards(["AD", "8D"], [(0, "7D")], 1, "NT") == {"AD", "8D"}  # (6)
+    assert ref.belote_allowed("QH", ["QH", "KH", "7S"], [(1, "AC")], "H")  # (7)
+    assert not ref.belote_allowed("KH", ["QH", "KH", "7S"], [(1, "AC")], "AT")  # (8)
+    assert not ref.belote_allowed("QH", ["QH", "7S"], [], "AT")  # (8), the queen led later
+    assert not ref.belote_allowed("AH", ["AH", "KH", "QH"], [], "H")  # never with the ace
+
+    def seq(text: str) -> ref.Decl:
+        cards = text.split()
+        return ref.sequence(cards[0][1], ref.RANKS.index(cards[0][0]), len(cards))
+
+    none: frozenset[str] = frozenset()
+    assert ref.contest(([seq("JS QS KS")], [seq("TH JH QH")]), none) == [20, 0]  # (a)
+    six_q, five_k = seq("7C 8C 9C TC JC QC"), seq("9D TD JD QD KD")
+    assert ref.contest(([six_q], [five_k]), none) == [0, 100]  # (b)
+    assert ref.contest(([six_q], [five_k]), frozenset({"OPT-LENGTH-FIRST"})) == [100, 0]
+    assert ref.contest(([seq("9S TS JS"), seq("7D 8D 9D")], [seq("9H TH JH")]), none) == [0, 0]  # (c)
+    d = ([seq("7S 8S 9S TS")], [seq("7C 8C 9C"), ref.carre("Q")])
+    assert ref.contest(d, none) == [50, 100]  # (d)
+    assert ref.contest(d, frozenset({"OPT-SINGLE-CONTEST"})) == [0, 120]
+    assert ref.contest(([ref.carre("T")], [ref.carre("K")]), none) == [100, 0]  # (e)
+    assert ref.contest(([ref.carre("T")], [ref.carre("K")]), frozenset({"OPT-CARRE-RANK"})) == [0, 100]
+    assert ref.contest(([ref.carre("9")], [ref.carre("A")]), none) == [150, 0]  # (f)
+    eight = [ref.name(c) for c in range(8)]  # all the clubs
+    assert ref.declarable(eight, [], none) == {seq(" ".join(eight))}
+    assert ref.declarable(eight, [], frozenset({"OPT-EIGHT-SPLIT"})) == {seq("TC JC QC KC AC"), seq("7C 8C 9C")}
+    kings = ["KC", "KD", "KH", "KS", "QD", "JD", "TD", "9D"]  # R7.4 and OPT-CARRE-FIRST
+    assert ref.declarable(kings, [], none) == {ref.carre("K"), seq("9D TD JD QD KD")}
+    assert ref.declarable(kings, [ref.carre("K")], none) == {seq("9D TD JD QD")}
+    assert ref.declarable(kings, [], frozenset({"OPT-CARRE-FIRST"})) == {ref.carre("K"), seq("9D TD JD QD")}
+
+
+@pytest.mark.parametrize(("calls", "contract", "level", "over"), [
+    ("C pass pass pass", "C", 1, True),
+    ("pass H kontra pass pass pass", "H", 2, True),
+    ("pass H kontra rekontra pass pass pass", "H", 4, True),
+    ("H kontra S pass pass pass", "S", 1, True),
+    ("pass pass pass pass", None, 1, True),
+    ("pass pass pass C", "C", 1, False),
+])
+def test_reference_runs_the_worked_auctions(calls, contract, level, over):
+    r = ref.RefDeal(3, [list(range(8 * s, 8 * s + 8)) for s in range(4)])
+    for call in calls.split():
+        r.apply(ref.CALL_ACTIONS + ref.CALLS.index(call))
+    assert (r.contract, r.level, r.phase != "auction") == (contract, level, over)
+
+
+def test_reference_forbids_kontra_of_ones_own_team_and_ends_the_worked_match():
+    r = ref.RefDeal(3, [list(range(8 * s, 8 * s + 8)) for s in range(4)])
+    r.apply(ref.CALL_ACTIONS + ref.CALLS.index("C"))
+    r.apply(ref.CALL_ACTIONS)
+    assert "kontra" not in r.legal_calls()  # `♣ P K`: F+2 is in the bidding team
+    m = ref.RefMatch(score=[140, 100])
+    m.after_deal([25, 0], valat=True)
+    assert m.score == [165, 100] and m.winner is None  # R12.2
+    m.after_deal([7, 9], valat=False)
+    assert m.score == [172, 109] and m.winner == 0
+    ni = ref.RefMatch(score=[140, 100], options=frozenset({"OPT-CAPOT-NI"}))
+    ni.after_deal([25, 0], valat=True)
+    ni.after_deal([0, 16], valat=False)
+    assert ni.score == [165, 116] and ni.winner is None
+    en = ref.RefMatch(score=[140, 100], options=frozenset({"OPT-CAPOT-EN"}))
+    en.after_deal([25, 0], valat=True)
+    assert en.target == 166 and en.winner is None
+    en.after_deal([7, 9], valat=False)
+    assert en.winner == 0
