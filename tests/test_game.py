@@ -107,13 +107,21 @@ def test_r8_valat_adds_ninety_and_r9_totals():
     assert r.outcome == "made" and r.points == (25, 0)
 
 
-def test_r6_2_last_trick_ten_and_r9_1_totals_add_up():
-    d = Deal(0, deal_hands(random.Random(9), 0))
+@pytest.mark.parametrize("seed", [9, 10, 11, 12])
+def test_r6_2_last_trick_ten_and_r9_1_totals_add_up(seed):
+    """R6.2: the team that wins the eighth trick gets its cards' points and 10 more; R9.1 totals."""
+    from belot.contracts import AT, TABLES
+
+    d = Deal(0, deal_hands(random.Random(seed), 0))
     bid(d, "AT pass pass pass")
     _play_first_legal(d)
     r = d.result
-    assert sum(r.card_points) + (90 if r.valat is not None else 0) == 258
-    assert r.totals[0] == r.card_points[0] + r.declarations[0] + r.belote[0] + (90 if r.valat == 0 else 0)
+    per_team = [0, 0]
+    for k, (_, cards, winner) in enumerate(d.view(0).tricks):
+        per_team[winner & 1] += sum(TABLES[AT].points[c] for c in cards) + (10 if k == 7 else 0)
+    assert list(r.card_points) == per_team and sum(r.card_points) == 258  # R6.4
+    for t in (0, 1):
+        assert r.totals[t] == r.card_points[t] + r.declarations[t] + r.belote[t] + (90 if r.valat == t else 0)
 
 
 def test_r9_2_outcome_from_totals_of_a_played_deal():
