@@ -102,6 +102,34 @@ def test_five_card_record_cannot_end_in_a_contract():
         d.apply(CALL_BASE)
 
 
+@pytest.mark.parametrize(("auction", "where"), [
+    (["AT", "kontra", "rekontra", "pass", "pass"], "auction[0]"),
+    (["pass", "C"], "auction[1]"),
+    (["pass", "pass"], "hands"),
+    ([], "hands"),
+])
+def test_a_five_card_record_must_be_a_finished_all_pass_deal(auction, where, tmp_path):
+    """R2.3, docs/record-format.md: only a deal that all four passed may give five cards a hand. A
+    record with a bid in such a deal, or with such a deal unfinished, is a record error naming the
+    place: it was replayed as a deal in progress, which could reach a state with no legal action
+    (AT kontra rekontra pass pass), and `belot play --resume` of it crashed in the bot."""
+    doc = to_json(Match(rng=random.Random(3)))
+    doc["deals"][0]["hands"] = [h[:5] for h in doc["deals"][0]["hands"]]
+    doc["deals"][0]["auction"] = auction
+    with pytest.raises(RecordError, match=r"five cards each, which only a deal that all four passed.*\(R2\.3\)") as e:
+        replay(doc)
+    assert str(e.value).startswith(f"deal 0, {where}: ")
+    path = tmp_path / "five.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    for command in (["replay", str(path)], ["play", "--resume", str(path)]):
+        proc = subprocess.run([sys.executable, "-m", "belot", *command], capture_output=True, text=True,
+                              stdin=subprocess.DEVNULL, timeout=60)
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+        assert f"deal 0, {where}" in proc.stderr
+    doc["deals"][0]["auction"] = ["pass"] * 4  # the passed-out deal the format allows
+    assert replay(doc).results[0].outcome == "redeal"
+
+
 def _deal_in_play(contract: int, hands: list[list[int]]) -> Deal:
     d = Deal(3, hands)  # seat 0 is the forehand and bids
     d.apply(CALL_BASE + 1 + contract)

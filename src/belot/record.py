@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from . import declarations as decl
-from .auction import KONTRA, SURKONTRA, call_name, call_slot, parse_call
+from .auction import KONTRA, PASS, SURKONTRA, call_name, call_slot, parse_call
 from .cards import CARD_NAMES, parse_card
 from .contracts import CONTRACT_NAMES, Rules, UnsupportedOption
 from .errors import RecordError, RuleError, shown
@@ -193,10 +193,14 @@ def _replay_deal(match: Match, di: int, deal: Any, last: bool) -> None:
     if not isinstance(play, list):
         raise RecordError("play must be a list of cards", di)
     d = match.deals[-1]
+    five = len(d.dealt[0]) < 8  # docs/record-format.md: only a deal passed out may give five cards a hand
     for i, call in enumerate(auction):
         where = f"auction[{i}]"
         try:
             c = parse_call(call)
+            if five and c != PASS:
+                raise RuleError(f"{call} is not possible: the hands hold five cards each, which only a "
+                                "deal that all four passed may give", "R2.3")
             a = d.auction
             if (c == SURKONTRA) != (c in (KONTRA, SURKONTRA) and a.multiplier == 4):
                 # the kontra slot is kontra over a plain contract, surkontra over a rekontra (R3.3)
@@ -213,6 +217,11 @@ def _replay_deal(match: Match, di: int, deal: Any, last: bool) -> None:
         _replay_play(match, d, di, i, entry)
     if not last and not d.is_over:
         raise RecordError("the deal is not finished but another deal follows", di)
+    if five and not d.is_over:
+        # it could not go on: three cards of each hand are missing (R2.3), and a bid would leave
+        # it with no legal action (`belot play --resume` crashed on one)
+        raise RecordError("the hands hold five cards each, which only a deal that all four passed may "
+                          "give, but this deal is not finished (R2.3)", di, "hands")
 
 
 def _not_card(c: Any) -> int:
