@@ -85,7 +85,8 @@ def test_figures_from_known_pairs():
     assert fig["deal_pairs"] == 5 and fig["deals_played"] == 11 and fig["matches"] == 6
     assert ppd["difference"] == pytest.approx(mean, abs=1e-4)
     assert ppd["stderr"] == pytest.approx(math.sqrt(var), abs=1e-4)
-    assert ppd["ci95"][0] == pytest.approx(mean - 1.96 * math.sqrt(var), abs=1e-2)
+    # 3 match pairs: Student's t at 2 degrees of freedom (4.3027), not the normal 1.96
+    assert ppd["ci95"] == pytest.approx([mean - 4.3027 * math.sqrt(var), mean + 4.3027 * math.sqrt(var)], abs=1e-3)
     # Wins: pair 0 half 0: 30-6 team 0 (A) wins; half 1: 12-36 team 1 (A) wins.  Pair 1: A, A.
     # Pair 2: half 0 5-35 B; half 1 9-9 -> "team 1" in this fake, i.e. A.
     mw = fig["match_wins"]
@@ -94,12 +95,61 @@ def test_figures_from_known_pairs():
     assert fig["timing"]["a"]["decisions"] == 12
 
 
+def test_lead_interval_is_the_textbook_one_computed_independently():
+    """The lead's interval by other means: the cluster-robust (CR1) sandwich of a regression of the
+    deal-pair differences on a constant, clusters = match pairs, with Student's t at k - 1 degrees of
+    freedom (numpy and scipy); and with one deal pair a match pair it is scipy's one-sample t interval."""
+    np = pytest.importorskip("numpy")
+    st = pytest.importorskip("scipy.stats")
+    rng = np.random.default_rng(5)
+    pairs, diffs, cluster = [], [], []
+    for k in range(6):
+        n = int(rng.integers(1, 5))
+        h0 = [(int(rng.integers(0, 30)), int(rng.integers(0, 30))) for _ in range(n)]
+        h1 = [(int(rng.integers(0, 30)), int(rng.integers(0, 30))) for _ in range(n + int(rng.integers(0, 2)))]
+        pairs.append(fake_pair(k, h0, h1))
+        for j in range(n):
+            diffs.append(((h0[j][0] - h0[j][1]) + (h1[j][1] - h1[j][0])) / 2)
+            cluster.append(k)
+    d, g = np.array(diffs), np.array(cluster)
+    x = np.ones((len(d), 1))
+    beta = np.linalg.lstsq(x, d, rcond=None)[0]
+    u = d - x @ beta
+    bread = np.linalg.inv(x.T @ x)
+    meat = sum(np.outer(x[g == c].T @ u[g == c], x[g == c].T @ u[g == c]) for c in range(6))
+    se = math.sqrt((bread @ meat @ bread)[0, 0] * 6 / 5)
+    half = st.t.ppf(0.975, 5) * se
+    ppd = TournamentResult(TournamentSpec("a", "b", deals=1), pairs).figures()["points_per_deal"]
+    assert ppd["difference"] == pytest.approx(beta[0], abs=1e-4)
+    assert ppd["stderr"] == pytest.approx(se, abs=1e-4)
+    assert ppd["ci95"] == pytest.approx([beta[0] - half, beta[0] + half], abs=1e-4)
+
+    one = [fake_pair(k, [(a, 0)], [(0, b)]) for k, (a, b) in enumerate([(3, 5), (20, 1), (0, 9), (7, 7), (12, 0)])]
+    values = [(3 + 5) / 2, (20 + 1) / 2, 9 / 2, 7, 6]
+    lo, hi = st.ttest_1samp(values, 0).confidence_interval(0.95)
+    assert TournamentResult(TournamentSpec("a", "b", deals=1), one).figures()["points_per_deal"]["ci95"] == \
+        pytest.approx([lo, hi], abs=1e-4)
+
+
+@pytest.mark.parametrize("df", [1, 2, 3, 4, 5, 8, 13, 38, 200, 2001])
+def test_t_quantile_matches_scipy(df):
+    st = pytest.importorskip("scipy.stats")
+    from belot.tournament.stats import t_quantile
+
+    for p in (0.975, 0.9, 0.995):
+        assert t_quantile(p, df) == pytest.approx(st.t.ppf(p, df), rel=1e-10)
+
+
 def test_wilson_interval():
     lo, hi = wilson(8, 10)
     assert lo == pytest.approx(0.4902, abs=1e-4) and hi == pytest.approx(0.9433, abs=1e-4)
     assert wilson(0, 0) == (0.0, 1.0)
     lo, hi = wilson(100, 100)
     assert hi == 1.0 and 0.96 < lo < 0.97
+    st = pytest.importorskip("scipy.stats")
+    for k, n in [(0, 7), (3, 7), (77, 78), (144, 218), (50, 100)]:
+        ci = st.binomtest(k, n).proportion_ci(0.95, method="wilson")
+        assert wilson(k, n) == pytest.approx((ci.low, ci.high), abs=1e-9)
 
 
 def test_a_seeded_tournament_is_reproducible_and_independent_of_jobs():
