@@ -36,6 +36,29 @@ def test_both_halves_of_a_pair_play_the_same_deals_teams_swapped():
     assert json.loads(a.record)["players"] == ["bot:heuristic", "bot:random"] * 2
 
 
+@pytest.mark.parametrize("options", [(), ("OPT-SURCONTRA", "OPT-EIGHT-SPLIT", "OPT-CAPOT-EN", "OPT-NONZERO")])
+def test_every_deal_pair_of_a_tournament_holds_the_same_cards(options):
+    """Over every pair of a small tournament (all-pass deals and hanging pots included), deal j has the
+    same dealer and hands at both tables, under the house rules that change the play too."""
+    spec = TournamentSpec("heuristic", "random", deals=30, seed=5, target=80, records=True, options=options)
+    res = run_tournament(spec)
+    for pair in res.pairs:
+        da, db = (json.loads(h.record)["deals"] for h in pair.halves)  # type: ignore[arg-type]
+        assert pair.paired == min(len(da), len(db)) >= 1
+        for x, y in zip(da, db):
+            assert (x["dealer"], x["hands"]) == (y["dealer"], y["hands"])
+
+
+def test_no_shuffle_is_refused_a_duplicate_tournament_cannot_hold_it(capsys):
+    """OPT-NO-SHUFFLE (R2.2): the next pack is the last deal's cards as played, so the tables of a
+    pair part after deal 0 (they did: hands of deals 1-3 differed); refused, not silently unpaired."""
+    with pytest.raises(ValueError, match="OPT-NO-SHUFFLE cannot be played as a duplicate"):
+        run_tournament(TournamentSpec("heuristic", "random", deals=5, options=("OPT-NO-SHUFFLE",)))
+    assert main(["tournament", "heuristic", "random", "--deals", "5", "--option", "OPT-NO-SHUFFLE"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("belot tournament: OPT-NO-SHUFFLE cannot be played") and err.count("\n") == 1
+
+
 def test_the_deal_stream_depends_on_the_match_number():
     spec = {"seats": ("random",) * 4, "seed": 4, "target": 30, "record": True}
     a = json.loads(play_match(MatchSpec(index=0, **spec)).record)  # type: ignore[arg-type]

@@ -76,7 +76,9 @@ def make_dir(path: str) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..contracts import NO_SHUFFLE
     from ..tournament import BotFailure, RayUnavailable, TournamentSpec, bot_key, make_runner
+    from ..tournament.duplicate import NO_SHUFFLE_REFUSAL
 
     for name in (args.bot_a, args.bot_b):
         try:
@@ -84,6 +86,8 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as e:
             return fail(PROG, str(e))
     options = rules_from(args.parser, args).options
+    if NO_SHUFFLE in options:
+        return fail(PROG, NO_SHUFFLE_REFUSAL)
     problem = None if args.records is None else check_dir(args.records, "match-")
     if problem:
         return fail(PROG, f"--records: {problem}")

@@ -17,6 +17,10 @@ plays at least N deal pairs and every match is complete.  The figures (`stats`) 
 the seed, the bots and N, never on how many processes (or Ray workers) played them: pairs are
 computed independently and consumed in order, and pairs computed beyond the stopping point are
 dropped.  Nor on the Python version: the bots' and the figures' float sums are `belot.floats`'s.
+
+The deal stream is the same in both matches because it never depends on the play: dealers
+rotate by deal (R2.1, an all-pass deal included) and each deal is a fresh shuffle.  Under the
+house rule OPT-NO-SHUFFLE a pack is the last deal's cards as played, so it is refused.
 """
 
 from __future__ import annotations
@@ -25,9 +29,16 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..contracts import NO_SHUFFLE
 from . import stats
 from .matches import MatchOutcome, MatchSpec, bot_key, play_match
 from .runners import LocalRunner, Runner
+
+NO_SHUFFLE_REFUSAL = (
+    f"{NO_SHUFFLE} cannot be played as a duplicate tournament: after the first deal each pack is the "
+    "last deal's cards gathered as they were played (R2.2), so the two matches of a pair would not "
+    "hold the same cards"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +99,8 @@ def run_tournament(
         raise ValueError(f"deals must be at least 1, not {spec.deals}")
     if spec.target < 1:
         raise ValueError(f"target must be at least 1, not {spec.target}")
+    if NO_SHUFFLE in spec.options:
+        raise ValueError(NO_SHUFFLE_REFUSAL)
     bot_key(spec.bot_a)
     bot_key(spec.bot_b)
     own = runner is None
