@@ -163,6 +163,23 @@ def test_t_quantile_matches_scipy(df):
         assert t_quantile(p, df) == pytest.approx(st.t.ppf(p, df), rel=1e-10)
 
 
+def test_decision_time_percentiles_are_nearest_rank():
+    """Median and p95 as docs/strength.md defines them: the smallest time with at least that share of
+    the decisions at or below it (numpy's inverted_cdf, Hyndman and Fan's type 1)."""
+    np = pytest.importorskip("numpy")
+    from belot.tournament import timing_summary
+
+    assert timing_summary([0.004, 0.001, 0.003, 0.002]) == {"decisions": 4, "median_ms": 2.0, "p95_ms": 4.0,
+                                                            "max_ms": 4.0}
+    rng = np.random.default_rng(3)
+    for n in (1, 2, 19, 20, 21, 100, 1001):
+        times = [float(t) for t in rng.exponential(0.05, n)]
+        got = timing_summary(times)
+        for key, q in (("median_ms", 0.5), ("p95_ms", 0.95)):
+            assert got[key] == round(float(np.quantile(times, q, method="inverted_cdf")) * 1e3, 4)
+        assert got["max_ms"] == round(max(times) * 1e3, 4) and got["decisions"] == n
+
+
 def test_wilson_interval():
     lo, hi = wilson(8, 10)
     assert lo == pytest.approx(0.4902, abs=1e-4) and hi == pytest.approx(0.9433, abs=1e-4)
@@ -224,6 +241,24 @@ def test_cli_records_replay_and_match_the_figures(tmp_path, capsys):
         assert match.players == (["bot:heuristic", "bot:random"] * 2 if half == 0 else ["bot:random", "bot:heuristic"] * 2)
     assert wins_a == fig["match_wins"]["a"]
     assert deals == fig["deals_played"]
+    # The lead, the points per deal and the pair counts, recomputed from the records alone: deal j
+    # of a pair counts when both tables played it; A's margin averaged over the two tables.
+    diffs, a_pts, both_split_lost = [], [], [0, 0, 0]
+    for k in range(fig["match_pairs"]):
+        m0, m1 = (load(str(out / f"match-{k:05d}-{h}.json")) for h in (0, 1))
+        for r0, r1 in zip(m0.results, m1.results):
+            diffs.append(((r0.points[0] - r0.points[1]) + (r1.points[1] - r1.points[0])) / 2)
+            a_pts.append((r0.points[0] + r1.points[1]) / 2)
+        both_split_lost[2 - (m0.winner == 0) - (m1.winner == 1)] += 1
+    ppd, mw = fig["points_per_deal"], fig["match_wins"]
+    assert fig["deal_pairs"] == len(diffs)
+    assert ppd["difference"] == pytest.approx(sum(diffs) / len(diffs), abs=1e-4)
+    assert ppd["a"] == pytest.approx(sum(a_pts) / len(a_pts), abs=1e-4)
+    assert both_split_lost == [mw["pairs_won_both"], mw["pairs_split"], mw["pairs_lost_both"]]
+    # Decision times cover every act call: calls, declarations, belotes, forced cards (one per action).
+    seats_a = [(0, 2), (1, 3)]
+    assert fig["timing"]["a"]["decisions"] == sum(
+        1 for name in files for d in load(str(out / name)).deals for s in d.actors if s in seats_a[int(name[-6])])
     for side in "ab":
         assert fig["contracts"][side]["contracts"] == declared[side]
         assert fig["contracts"][side]["made"] == made[side]
