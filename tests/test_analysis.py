@@ -362,3 +362,82 @@ def test_call_values_change_with_the_house_rules_where_the_rules_change_the_deal
         if compared >= 6:
             break
     assert compared >= 6 and differ >= 1, (compared, differ)
+
+
+def _played_by(d: Deal, upto: int) -> list[list[int]]:
+    """The cards each seat played in the deal's first ``upto`` actions (a belote card as its card)."""
+    out: list[list[int]] = [[], [], [], []]
+    for a, s in zip(d.actions[:upto], d.actors[:upto]):
+        if a < BELOTE_BASE:
+            out[s].append(a)
+        elif a < CALL_BASE:
+            out[s].append(a - BELOTE_BASE)
+    return out
+
+
+def _same_view_other_cards(d: Deal, upto: int, seat: int, rng: random.Random, auction: bool) -> Deal | None:
+    """The deal ``d`` after its first ``upto`` actions with the cards ``seat`` cannot see dealt anew
+    among the others (in the auction: also its own last three): each seat keeps what it has played,
+    the deal replays the same actions and ``seat``'s view is the same.  None when the draw cannot
+    have been (a card played while holding one that had to be played: a void, an overtrump)."""
+    played = _played_by(d, upto)
+    keep = [list(h[:5]) if auction and s == seat else list(h) if s == seat else played[s]
+            for s, h in enumerate(d.dealt)]
+    pool = [c for h in d.dealt for c in h if not any(c in k for k in keep)]
+    rng.shuffle(pool)
+    hands = []
+    for s in range(4):
+        want = 8 - len(keep[s])
+        hands.append(keep[s] + pool[:want])
+        pool = pool[want:]
+    other = _replayed(d, hands, upto)
+    return other if other is not None and [list(h) for h in hands] != [list(h) for h in d.dealt] else None
+
+
+def _replayed(d: Deal, hands: list[list[int]], upto: int) -> Deal | None:
+    """A deal of ``hands`` (the first five of each are its auction cards) after ``d``'s first
+    ``upto`` actions; None when one of them is illegal there."""
+    other = Deal(d.dealer, hands)
+    try:
+        for a in d.actions[:upto]:
+            other.apply(a)
+    except Exception:
+        return None
+    return other
+
+
+def test_expected_loss_mid_deal_sees_only_the_view(analyst: Analyst) -> None:
+    """Later decisions than the test above: a call after others called and a card in trick 3, after
+    the others' play, declarations and belotes.  Hidden cards dealt anew consistently with the seat's
+    view (the same actions replay; in the auction the seat's own last three move too): the seat's view
+    is the same, so its expected figures are, while the open-card ones follow the real cards."""
+    from belot.bots import make_bot
+
+    d = Deal(2, deal_hands(random.Random(11), 2))
+    bots = [make_bot("heuristic", s) for s in range(4)]
+    while not d.is_over:
+        d.apply(bots[d.to_move].act(d.view(d.to_move)))
+    steps = decisions_of(d)
+    call = next(s for s in steps if s.kind == CALL and s.auction is not None and s.auction >= 2)
+    card = next(s for s in steps if s.kind == CARD and s.trick == 3)
+    rng = random.Random(0)
+    for step, auction in ((call, True), (card, False)):
+        others = []
+        while len(others) < 2:
+            o = _same_view_other_cards(d, step.index, step.seat, rng, auction)
+            if o is not None:
+                others.append(o)
+        figures, opens = [], []
+        for deal in (_replayed(d, [list(h) for h in d.dealt], step.index), *others):
+            assert deal is not None
+            view = deal.view(step.seat)
+            assert view == step.view
+            if auction:
+                truth = World(tuple(mask_of(h) for h in deal.dealt), ((), (), (), ()))  # type: ignore[arg-type]
+            else:
+                truth = _truth(deal, step.seat)
+            got = evaluate(analyst, view, step.kind, step.chosen, truth, analyst.rng(0, step.index))
+            figures.append((got[0], got[2], [(o[0], o[1]) for o in got[4]]))
+            opens.append([o[2] for o in got[4]])
+        assert figures[0] == figures[1] == figures[2], step.kind
+        assert opens[0] != opens[1] or opens[0] != opens[2], step.kind  # the real cards did change
