@@ -271,6 +271,18 @@ def test_cli_prints_the_table(capsys):
     assert "per deal (95% CI)" in text and "win rate" in text and "median / p95 / max" in text
 
 
+def test_table_says_there_is_no_interval_with_one_match_pair(capsys):
+    """One match pair has no standard error: the lead's row says so ("[n/a, n/a]" was taken by rich
+    as a markup tag and vanished, leaving the lead alone as if it had no interval to show)."""
+    from belot.commands.tournament import print_table
+
+    fig = TournamentResult(TournamentSpec("a", "b", deals=1), [fake_pair(0, [(20, 0), (10, 6)], [(4, 12)])]).figures()
+    assert fig["points_per_deal"]["ci95"] == [None, None]
+    print_table(fig)
+    row = next(line for line in capsys.readouterr().out.splitlines() if "per deal (95% CI)" in line)
+    assert "+14.00  [n/a, n/a]" in row
+
+
 @pytest.mark.parametrize(
     "argv, message",
     [

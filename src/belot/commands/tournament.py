@@ -168,6 +168,7 @@ def write_whole(path: str, data: bytes) -> None:
 
 def print_table(fig: dict) -> None:  # type: ignore[type-arg]
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     a, b = fig["bot_a"], fig["bot_b"]
@@ -180,10 +181,12 @@ def print_table(fig: dict) -> None:  # type: ignore[type-arg]
     table.add_row("deal pairs (deals played)", f"{fig['deal_pairs']} ({fig['deals_played']})")
     table.add_row(f"game points per deal: {a} / {b}", f"{_f(ppd['a'])} / {_f(ppd['b'])}")
     lo, hi = ppd["ci95"]
-    table.add_row(f"{a} - {b} per deal (95% CI)", f"{_f(ppd['difference'], True)}  [{_f(lo, True)}, {_f(hi, True)}]")
+    # escaped: "[n/a, n/a]" (one match pair, no interval) is rich markup and was dropped unseen
+    table.add_row(f"{a} - {b} per deal (95% CI)",
+                  escape(f"{_f(ppd['difference'], True)}  [{_f(lo, True)}, {_f(hi, True)}]"))
     lo, hi = mw["ci95"]
     table.add_row(f"{a} match wins / losses", f"{mw['a']} / {mw['b']}")
-    table.add_row(f"{a} match win rate (95% Wilson)", f"{_pct(mw['win_rate'])}  [{_pct(lo)}, {_pct(hi)}]")
+    table.add_row(f"{a} match win rate (95% Wilson)", escape(f"{_pct(mw['win_rate'])}  [{_pct(lo)}, {_pct(hi)}]"))
     table.add_row("pairs won both / split / lost both", f"{mw['pairs_won_both']} / {mw['pairs_split']} / {mw['pairs_lost_both']}")
     for side, name in (("a", a), ("b", b)):
         c = fig["contracts"][side]
