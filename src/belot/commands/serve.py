@@ -63,7 +63,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                              f"(default {Limits.waiting_per_address})")
     limits.add_argument("--max-bot-tables", type=count, default=Limits.bot_tables, metavar="N",
                         help=f"tables of bots only playing at once, server-wide (default {Limits.bot_tables})")
-    p.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"])
+    p.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"],
+                   help="the server's log: warning (the default) says only what went wrong; info adds every request")
     p.set_defaults(func=run)
 
 
