@@ -267,6 +267,18 @@ def test_the_lobby_is_paged_newest_first(tmp_path: Path) -> None:
             assert r.status_code == 400, (bad, r.text)
 
 
+def test_a_lobby_query_out_of_range_says_its_bounds_as_a_body_field_does(tmp_path: Path) -> None:
+    """docs/protocol.md, "Error details": a value out of bounds is `reason` `range` with `min` / `max`,
+    in a query parameter as in a body (the query's refusal said `invalid` and no bound)."""
+    with make_client(tmp_path) as client:
+        low = client.get("/api/tables?limit=0").json()["error"]
+        high = client.get("/api/tables?limit=51").json()["error"]
+        assert low["code"] == high["code"] == "bad_request"
+        assert low["detail"] == {"field": "query.limit", "reason": "range", "min": 1}, low
+        assert high["detail"] == {"field": "query.limit", "reason": "range", "max": 50}, high
+        assert low["message"].startswith("query.limit: ")
+
+
 def test_waiting_tables_load_on_demand_after_a_restart(tmp_path: Path) -> None:
     with make_client(tmp_path) as client:
         waiting = client.post("/api/tables", json={"seats": ["human", "human", "bot", "bot"], "seat": 0}).json()

@@ -37,7 +37,7 @@ from .errors import TableError
 from .gcpauses import keep_gc_pauses_short
 from .limits import Limits
 from .protocol import rounding_to_json
-from .requests import ActionRequest, Body, CreateTable, JoinSeat, LeaveSeat, parse
+from .requests import ActionRequest, Body, CreateTable, JoinSeat, LeaveSeat, detail_of, parse
 from .seats import Connection
 from .settings import FINISHED, default_bot
 from .storage import LeaseLost, Storage
@@ -141,7 +141,8 @@ def create_app(
         where = ".".join(str(x) for x in first.get("loc", ()))
         message = f"{where}: {first.get('msg', 'invalid request')}"
         return JSONResponse({"error": {"code": "bad_request", "message": message, "rule": None,
-                                       "detail": {"field": where, "reason": "invalid"}}}, status_code=400)
+                                       "detail": detail_of(e) if e.errors() else {"field": None, "reason": "invalid"}}},
+                            status_code=400)
 
     def table_or_404(table_id: str) -> Table:
         table = lobby.get(table_id)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
+from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from ..contracts import Rules
@@ -140,7 +141,7 @@ _REASONS = {"extra_forbidden": "unknown_field", "missing": "missing", "greater_t
             "too_short": "range", "too_long": "range"}
 
 
-def detail_of(e: ValidationError) -> dict[str, Any]:
+def detail_of(e: ValidationError | RequestValidationError) -> dict[str, Any]:
     """The first error of ``e`` as the fields of a refusal's ``detail``: the ``field`` (as `describe`
     names it), the ``reason``, and the bounds (``min``, ``max``) of a number out of range."""
     first = e.errors()[0]
