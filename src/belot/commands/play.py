@@ -19,8 +19,8 @@ PROG = "belot play"
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("play", help="play a match against the bots in the terminal")
     p.add_argument("--lang", choices=("tr", "bg", "en"), help="language (default: from the locale, else English)")
-    p.add_argument("--partner", metavar="BOT", help="your partner's bot (default: the strongest fast bot)")
-    p.add_argument("--opponents", metavar="BOT", help="the opponents' bot (default: the strongest fast bot)")
+    p.add_argument("--partner", metavar="BOT", help="your partner's bot: random, heuristic, pimc or expert (default: the strongest fast bot)")
+    p.add_argument("--opponents", metavar="BOT", help="the opponents' bot, as for --partner")
     p.add_argument("--seed", type=argtypes.seed, help="shuffle seed: the same seed deals the same cards")
     p.add_argument("--resume", metavar="FILE", help="continue the unfinished game saved in FILE")
     p.add_argument("--pause", type=_pause, default=0.8, metavar="SECONDS",
