@@ -139,3 +139,21 @@ def test_play_names_the_option_and_resume_keeps_it(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert json.loads(saved.read_text(encoding="utf-8"))["options"] == ["OPT-CARRE-FIRST"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("rules", [Rules(), SURCONTRA], ids=["defaults", "surcontra"])
+def test_help_names_surkontra_only_under_its_house_rule(tmp_path: Path, lang: str, rules: Rules) -> None:
+    """``help`` lists the calls in the language's words, surkontra only where OPT-SURCONTRA is on (R3.3):
+    it listed Surcontra/Sürkontra/Сюрконтра in every game."""
+    m = _match(0)
+    if rules is not SURCONTRA:
+        m = Match(rules, players=["me", "bot:random", "bot:random", "bot:random"])
+        m.deal([list(range(i, 32, 4)) for i in range(4)], 3)
+    out = io.StringIO()
+    game = Game(Setup(m, str(tmp_path / "g.json"), human=0), Words(lang), Console(file=out, width=400), 0,
+                lambda prompt: "")
+    assert game.handle_command("help", m.view(0))
+    said = out.getvalue()
+    assert t("call.NT", lang) in said and t("call.rekontra", lang) in said
+    assert (t("call.surkontra", lang) in said) == (rules is SURCONTRA), said

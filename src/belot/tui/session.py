@@ -27,7 +27,7 @@ from .. import declarations as decl
 from ..auction import KONTRA, SURKONTRA, Auction, call_slot, parse_call
 from ..bots import REGISTRY, Bot, make_bot
 from ..cards import CARD_NAMES, mask_of, parse_card
-from ..contracts import NO_SHUFFLE, Rules
+from ..contracts import NO_SHUFFLE, SURCONTRA, Rules
 from ..errors import RuleError, printable
 from ..game import (
     BELOTE_BASE,
@@ -347,7 +347,8 @@ class Game:
         if cmd == "quit":
             raise Quit
         if cmd == "help":
-            self.say("tui.help")
+            offered = range(SURKONTRA + 1 if self.match.rules.has(SURCONTRA) else SURKONTRA)  # R3.3
+            self.say("tui.help", calls=", ".join(self.words.call(c) for c in offered))
         else:
             self.show_last_trick(view)
         return True
