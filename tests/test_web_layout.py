@@ -30,7 +30,7 @@ RIM = 9  # px: the felt's wooden rim (.felt's inset box-shadow), which nothing o
 # the element it is drawn in and inside the viewport, its text whole (nothing clipped by an
 # overflow or a line clamp); on the felt, inside the rim.  Then the big parts of the felt, pairwise
 # apart.  Returns what is wrong, [] when nothing.
-LAYOUT = """rim => {
+LAYOUT = """([rim, extra]) => {
   const out = [];
   const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden'
     && e.getBoundingClientRect().width > 0;
@@ -55,14 +55,15 @@ LAYOUT = """rim => {
     '.house-rules', '.centre-note', '.auction-log', '.auction-log > span', '.actions > *', '.call', '.round-btn',
     '.hand', '.hand .card', '.hand .card .key', '.trick .tcard .who', '.dialog', '.dialog h2', '.dialog p', '.dialog th',
     '.dialog td', '.dialog li', '.dialog summary', '.dialog .buttons > *', '.dialog figcaption', '.sheet-wrap.open th',
-    '.sheet-wrap.open td'].join(',');
+    '.sheet-wrap.open td', ...extra].join(',');
   for (const e of document.querySelectorAll(sel)) {
     if (!shown(e) || e.closest('#defs')) continue;
     const r = e.getBoundingClientRect();
     const cs = getComputedStyle(e);
     if (r.left < -0.5 || r.right > vw + 0.5) out.push(['off the screen', what(e), Math.round(r.left), Math.round(r.right)]);
     if (cs.overflowX !== 'visible' && !e.matches('.dialog, .sheet-wrap')
-        && (e.scrollWidth > e.clientWidth + 1 || widest(e) > r.width - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) + 0.05))
+        && (e.scrollWidth > e.clientWidth + 1 || !/anywhere|break-word/.test(cs.overflowWrap)
+            && widest(e) > r.width - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) + 0.05))
       out.push(['cut off across', what(e), e.scrollWidth, e.clientWidth]);
     if (cs.overflowY !== 'visible' && e.scrollHeight > e.clientHeight + 1 && !e.matches('.dialog, .sheet-wrap'))
       out.push(['cut off below', what(e), e.scrollHeight, e.clientHeight]);
@@ -82,7 +83,7 @@ LAYOUT = """rim => {
   // the felt's parts, pairwise apart (the cards of one trick or one hand overlap by design)
   const parts = [...document.querySelectorAll('.felt .nameplate, .felt .bubble:not(:empty), .felt .backs, .felt .info-panel, '
     + '.felt .area-sheetbtn .round-btn, .felt .trick .tcard, .felt .centre-note:not(:empty), .felt .auction-log:not(:empty), '
-    + '.felt #actions > *, .felt #hand')].filter(shown);
+    + '.felt #actions > *, .felt #hand, .felt .open-hand')].filter(shown);
   parts.forEach((a, i) => {
     const r = a.getBoundingClientRect();
     for (const b of parts.slice(i + 1)) {
@@ -96,18 +97,19 @@ LAYOUT = """rim => {
 }"""
 
 
-def layout_faults(page: Page) -> list[Any]:
+def layout_faults(page: Page, extra: tuple[str, ...] = ()) -> list[Any]:
     """LAYOUT's findings, measured twice 300 ms apart on a settled page (a redraw between the two
-    would detach what was measured: both must agree before a fault counts)."""
+    would detach what was measured: both must agree before a fault counts).  ``extra``: selectors
+    of other pages' elements to measure the same way (the replay's, the lobby's)."""
     page.wait_for_timeout(300)
-    first = page.evaluate(LAYOUT, RIM)
+    first = page.evaluate(LAYOUT, [RIM, list(extra)])
     page.wait_for_timeout(300)
-    second = page.evaluate(LAYOUT, RIM)
+    second = page.evaluate(LAYOUT, [RIM, list(extra)])
     return [f for f in first if f in second]
 
 
-def assert_fits(page: Page, *where: Any) -> None:
-    faults = layout_faults(page)
+def assert_fits(page: Page, *where: Any, extra: tuple[str, ...] = ()) -> None:
+    faults = layout_faults(page, extra)
     if faults:
         pytest.fail(f"{where}:\n" + "\n".join(map(str, faults)), pytrace=False)
 

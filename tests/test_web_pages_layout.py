@@ -1,0 +1,233 @@
+"""The pages other than the live table as a person sees them, at 360 and 1280 px, in English,
+Turkish and Bulgarian: the replay (the deal as dealt, mid-trick, a deal's end summary with
+declarations, belote, kontra and a hanging pot, the match's end), its analysis (running, done with
+every class shown) and the lobby (no tables, many tables with long names, the new-table form with
+every house rule, the account forms, an error toast).
+
+Measured with test_web_layout's check (nothing off the screen, cut off, out of its box or
+overlapping on the felt) and test_web's finger-size check.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import test_web
+from test_web import (
+    FINGER,
+    SMALL_CONTROLS,
+    Browser,
+    Page,
+    ScriptedTable,
+    Server,
+    inject_analysis,
+    new_page,
+    post,
+)
+from test_web_layout import LANGS, WIDTHS, layout_faults
+
+browser = test_web.browser  # test_web's fixtures: one Chromium and one `belot serve` for this module too
+server = test_web.server
+
+pytestmark = pytest.mark.browser
+
+# The replay's, the analysis panel's and the lobby's own elements, measured as the table's are.
+PAGES = (
+    ".replay > h2", ".replay .controls > *", "#narration", ".replay .open-hand", "#replay-summary",
+    ".replay .sheet h3", ".replay .sheet th", ".replay .sheet td", ".replay .hint",
+    "#analysis > :not(.decisions)", "#analysis .team-pick > *", "#analysis .decision", "#analysis .decision > *", ".analysis-summary .player",
+    ".analysis-summary .player > *", ".analysis-summary .cls",
+    ".lobby > .box", ".box h2", ".box label", ".box input", ".box select", ".box p", ".box > button",
+    ".table-list li", ".table-list li > *", ".table-list .row > *", ".table-list .seats > span",
+    ".house-rules-form legend", ".house-rule .name", ".house-rule .help", "#toast", ".topbar > :not(#account-link)",
+    "#topbar-extra > *", "#account-link a",
+)
+
+
+def assert_page_fits(page: Page, *where: Any) -> None:
+    """test_web_layout's check with the pages' own elements, no sideways scrolling, and on a phone
+    test_web's finger-size check, at each width of WIDTHS (the page resized: its CSS follows)."""
+    faults = []
+    for width, height in WIDTHS:
+        page.set_viewport_size({"width": width, "height": height})
+        faults += [[width, *f] for f in layout_faults(page, PAGES)]
+        if page.evaluate("document.documentElement.scrollWidth") > width:
+            faults.append([width, "sideways scrolling", page.evaluate("document.documentElement.scrollWidth")])
+        if width <= 600:
+            faults += [[width, "too small for a finger", *c] for c in page.evaluate(SMALL_CONTROLS, FINGER)]
+    if faults:
+        pytest.fail(f"{where}:\n" + "\n".join(map(str, faults)), pytrace=False)
+
+
+class RichTable(ScriptedTable):
+    """Deals with all there is to show: the first bid doubled, every declaration made, belote announced."""
+
+    def choose(self, view: dict[str, Any], kind: str) -> dict[str, Any]:
+        declares = [a for a in view["legal"] if "declare" in a]
+        if declares:
+            return max(declares, key=lambda a: len(a["declare"]))
+        belote = [a for a in view["legal"] if a.get("belote")]
+        return belote[0] if belote else super().choose(view, "doubled")
+
+
+NAMES = ("Александра Константинова", "Mehmet Ali Özdemiroğlu", "Elif", "Georgi")
+
+
+@pytest.fixture(scope="module")
+def rich(server: Server) -> Iterator[tuple[str, dict[str, Any]]]:
+    """A finished match of doubled deals with declarations and belotes, its players' names long, and its replay."""
+    for _ in range(6):  # the server deals at random: a match with such a deal, most often the first
+        table = RichTable(server, target=151, names=NAMES)
+        table.play_out("doubled")
+        table.close()
+        data = server.get(f"/api/tables/{table.id}/replay")
+        if any(is_rich(r) for r in data["results"]["deals"]):
+            break
+    else:
+        raise AssertionError("no doubled deal with declarations and belote in six matches")
+    yield table.id, data
+
+
+def is_rich(result: dict[str, Any]) -> bool:
+    return any(result["declarations"]) and any(result["belote"]) and result["multiplier"] > 1
+
+
+def open_replay(browser: Browser, server: Server, tid: str, width: int, height: int, lang: str) -> Page:
+    page = new_page(browser, width=width, height=height)
+    page.context.add_init_script(f"localStorage.setItem('belot.lang', '{lang}');")
+    page.goto(f"{server.url}/replay/{tid}")
+    page.wait_for_selector(".replay .open-hand")
+    page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+    return page
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_replay_fits_at_every_step(browser: Browser, server: Server, rich: tuple[str, dict[str, Any]], lang: str) -> None:
+    """The deal as dealt, mid-trick, a deal's summary with declarations, belote and kontra, one with
+    a hanging pot carried and the next collecting it, and the match's end: at 1280 px the seats'
+    long names were cut ("Александра Кон…" with 300 px free beside it)."""
+    tid, data = rich
+    deals = data["results"]["deals"]
+    rich_deal = next(i for i, d in enumerate(deals) if is_rich(d))
+    # No deal can be scripted to a tie over the API (the server deals at random): for the layout, the
+    # first deal's result is made a hanging one, its pot carried into the second deal and collected there.
+    hung = json.loads(json.dumps(data))
+    hung["results"]["deals"][0].update(outcome="hanging", pot=36, points=[0, 0])
+    page = open_replay(browser, server, tid, 1280, 800, lang)
+    assert_page_fits(page, lang, "as dealt")
+    for _ in range(len(data["record"]["deals"][0]["auction"]) + 6):  # the auction, then into the second trick
+        page.keyboard.press("ArrowRight")
+    page.wait_for_selector(".replay .trick .tcard")
+    assert_page_fits(page, lang, "mid-trick")
+    for _ in range(rich_deal):
+        page.keyboard.press("PageDown")
+    page.keyboard.press("End")
+    page.wait_for_selector("#replay-summary")
+    assert_page_fits(page, lang, "declarations, belote, kontra", rich_deal)
+    for _ in range(len(deals)):
+        page.keyboard.press("PageDown")
+    page.keyboard.press("End")
+    page.wait_for_selector(".replay .sheet td.win")
+    assert_page_fits(page, lang, "the match's end")
+    page.route(f"**/api/tables/{tid}/replay", lambda route: route.fulfill(json=hung))
+    page.reload()
+    page.wait_for_selector(".replay .open-hand")
+    page.keyboard.press("End")
+    page.wait_for_selector(".replay .sheet .pot")
+    assert_page_fits(page, lang, "a hanging pot")
+    page.keyboard.press("PageDown")
+    page.keyboard.press("End")
+    page.wait_for_selector("#replay-summary")
+    assert_page_fits(page, lang, "the pot collected")
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+@pytest.fixture(scope="module")
+def analysed(server: Server) -> Iterator[str]:
+    """A finished one-deal match analysed, its decisions relabelled to show every class."""
+    import sqlite3
+
+    table = ScriptedTable(server, target=1, names=NAMES)
+    table.play_out("plain")
+    table.close()
+    doc = inject_analysis(server, table.id)
+    classes = ["best", "inaccuracy", "mistake", "blunder"]
+    for deal in doc["deals"]:
+        for i, decision in enumerate(deal["decisions"]):
+            decision["class"] = classes[i % 4]
+    with sqlite3.connect(server.db) as con:
+        con.execute("update belot_analyses set result = ? where table_id = ?", (json.dumps(doc), table.id))
+    yield table.id
+
+
+RUNNING = {"status": "running", "progress": {"done": 17, "total": 120}, "result": None, "error": None}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_analysis_fits_while_it_runs_and_when_done(browser: Browser, server: Server, analysed: str, lang: str) -> None:
+    page = new_page(browser)
+    page.context.add_init_script(f"localStorage.setItem('belot.lang', '{lang}');")
+    page.route(f"**/api/tables/{analysed}/analysis", lambda route: route.fulfill(json=RUNNING))
+    page.goto(f"{server.url}/replay/{analysed}?analysis")
+    page.wait_for_selector("#analysis-progress")
+    assert_page_fits(page, lang, "running")
+    page.unroute(f"**/api/tables/{analysed}/analysis")
+    page.wait_for_selector("#analysis-chart")
+    for cls in ("best", "inaccuracy", "mistake", "blunder"):
+        assert page.locator(f"#analysis-decisions .cls.{cls}").count()
+    assert_page_fits(page, lang, "done")
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+ALL_RULES = ["OPT-NO-SHUFFLE", "OPT-SURCONTRA", "OPT-EIGHT-SPLIT", "OPT-CARRE-FIRST", "OPT-LENGTH-FIRST", "OPT-CARRE-RANK",
+             "OPT-SINGLE-CONTEST", "OPT-NONZERO", "OPT-VALAT-NO-DOUBLE", "OPT-CAPOT-NI"]
+
+
+@pytest.fixture(scope="module")
+def long_list(server: Server) -> list[str]:
+    """Eight open tables, every house rule but one, their first players' names 30 characters or more."""
+    names = ("Александра Константинова-Петрова", "Mehmet Ali Özdemiroğlugiller")
+    return [post(server, "/api/tables", {"seats": ["human", "human", "bot:random", "human"], "seat": 0,
+                                         "name": names[i % 2], "options": ALL_RULES})["table"]["id"] for i in range(8)]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_lobby_and_the_account_forms_fit(browser: Browser, server: Server, long_list: list[str], lang: str) -> None:
+    """An empty lobby, a long list of open tables (a table's link widened its item 6 px past the
+    list at 1280 px), every house rule ticked, a refused join's toast, the account form's refusal."""
+    page = new_page(browser)
+    page.context.add_init_script(f"localStorage.setItem('belot.lang', '{lang}');")
+    page.route("**/api/tables", lambda route: route.fulfill(json={"tables": []}))
+    page.goto(server.url + "/")
+    page.wait_for_selector("#house-rules-form input[data-option]")
+    page.wait_for_selector("#open-h + p.muted")
+    assert_page_fits(page, lang, "no tables")
+    page.unroute("**/api/tables")
+    page.click("#refresh")
+    page.wait_for_selector(f"#open-tables li[data-table='{long_list[-1]}']")
+    for box in page.locator("#house-rules-form input[data-option]").all():
+        box.check()
+    assert_page_fits(page, lang, "a long list, every house rule")
+    # a seat taken meanwhile: the join is refused, its toast in the page's language
+    taken = post(server, "/api/tables", {"seats": ["human", "human", "bot:random", "bot:random"], "seat": 0,
+                                         "name": "Ayşe"})["table"]["id"]
+    page.click("#refresh")
+    page.click(f"[data-join='{taken}']", trial=True)
+    post(server, f"/api/tables/{taken}/join", {"name": "Can"})
+    page.click(f"[data-join='{taken}']")
+    page.wait_for_selector("#toast:not(.hidden)")
+    assert_page_fits(page, lang, "a toast")
+    page.goto(server.url + "/account")
+    page.fill("#acc-name", "Александра")
+    page.fill("#acc-password", "not the password")
+    page.click("#login-btn")
+    page.wait_for_selector("#account-error:not(.hidden)")
+    assert_page_fits(page, lang, "the account form, refused")
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
