@@ -5,7 +5,8 @@ every class shown) and the lobby (no tables, many tables with long names, the ne
 every house rule, the account forms, an error toast).
 
 Measured with test_web_layout's check (nothing off the screen, cut off, out of its box or
-overlapping on the felt) and test_web's finger-size check.
+overlapping on the felt) and test_web's finger-size check; and the replay's keyboard: every control is
+reached by Tab with a visible focus ring, and keeps the focus when the page is drawn anew.
 """
 
 from __future__ import annotations
@@ -231,3 +232,55 @@ def test_the_lobby_and_the_account_forms_fit(browser: Browser, server: Server, l
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()
 
+
+# -- the keyboard ------------------------------------------------------------------------------------
+
+ACTIVE = "() => { const a = document.activeElement; return a === document.body ? 'body' : a.outerHTML.slice(0, 80); }"
+
+
+def test_the_replay_keeps_the_focus_and_the_decisions_scroll_when_drawn_anew(browser: Browser, server: Server,
+                                                                            analysed: str) -> None:
+    """The replay is drawn anew each second while its analysis runs, and on each pick of a decision
+    or a team: the focus went to the page's start (the next Tab began at the top bar again) and the
+    list of decisions went back to its top under the person scrolling it. Every control is reached
+    by Tab with a visible focus ring."""
+    page = new_page(browser, width=360, height=740)
+    page.route(f"**/api/tables/{analysed}/analysis", lambda route: route.fulfill(json=RUNNING))
+    page.goto(f"{server.url}/replay/{analysed}?analysis")
+    page.wait_for_selector("#analysis-progress")
+    page.focus("#replay-next")
+    page.evaluate("window.__before = document.querySelector('.replay')")
+    page.wait_for_function("document.querySelector('.replay') !== window.__before")  # a poll drew it anew
+    assert page.evaluate("document.activeElement.id") == "replay-next", page.evaluate(ACTIVE)
+    page.unroute(f"**/api/tables/{analysed}/analysis")
+    page.wait_for_selector("#analysis-chart")
+
+    # Tab from the top: every control of the page in turn, each with a ring (outline or shadow)
+    page.focus("#lang")
+    seen = []
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        el = page.evaluate("""() => { const a = document.activeElement, cs = getComputedStyle(a);
+            return [a.tagName.toLowerCase() + (a.dataset.go ? ':' + a.dataset.go : a.dataset.i ? ':' + a.dataset.i : a.dataset.team ? ':team' + a.dataset.team : ''),
+                    cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) >= 2 || cs.boxShadow !== 'none'] }""")
+        if el[0] == "body" or el[0] in (s[0] for s in seen):  # past the last control, or round again
+            break
+        seen.append(el)
+    names = [s[0] for s in seen]
+    for want in ("button:next", "button:end", "button:analysis", "button:team1", "li:0", "li:3"):
+        assert want in names, (want, names)
+    assert [s for s in seen if not s[1]] == [], seen
+
+    # a decision low in the list, picked with Enter: it keeps the focus and the list its scroll
+    last = page.locator("#analysis-decisions .decision").count() - 1
+    page.focus(f"#analysis-decisions .decision[data-i='{last}']")
+    top = page.evaluate("document.querySelector('#analysis-decisions').scrollTop")
+    assert top > 0
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f"#analysis-decisions .decision.current[data-i='{last}']")
+    assert page.evaluate("document.activeElement.dataset.i") == str(last), page.evaluate(ACTIVE)
+    assert page.evaluate("document.querySelector('#analysis-decisions').scrollTop") == top
+    page.click("#analysis [data-team='1']")
+    assert page.evaluate("document.activeElement.dataset.team") == "1", page.evaluate(ACTIVE)
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()

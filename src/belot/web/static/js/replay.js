@@ -28,6 +28,14 @@ function trickShown(view, step) {
   return { cards: last.cards, winner: last.winner };
 }
 
+/** A selector that finds the control again once the page is drawn anew, or null. */
+function focusKey(el) {
+  for (const attr of ["data-go", "data-i", "data-team"]) {
+    if (el.hasAttribute(attr)) return `${el.tagName.toLowerCase()}[${attr}="${CSS.escape(el.getAttribute(attr))}"]`;
+  }
+  return el.id ? `#${CSS.escape(el.id)}` : null;
+}
+
 export function showReplay(main, tableId) {
   let data = null;
   let dealIdx = 0;
@@ -104,6 +112,11 @@ export function showReplay(main, tableId) {
     }
     const atEnd = step >= steps.length - 1;
     const history = data.results.deals.slice(0, atEnd ? dealIdx + 1 : dealIdx);
+    // The page is drawn anew on each step, each pick of a decision or a team, and each second while
+    // the analysis runs: the keyboard's focus stays on the control it was on (it went to the page's
+    // start), and the list of decisions keeps its scroll (it went back to its top).
+    const focused = main.contains(document.activeElement) ? focusKey(document.activeElement) : null;
+    const listTop = main.querySelector("#analysis-decisions")?.scrollTop ?? 0;
     const potIn = dealIdx > 0 ? data.results.deals[dealIdx - 1].pot : 0;
     main.innerHTML = `<div class="replay">
       <h2 style="margin:4px 0;text-align:center">${esc(t("web.replay.title"))} · ${esc(tableId)}</h2>
@@ -128,6 +141,10 @@ export function showReplay(main, tableId) {
       </div>
       ${analysisOn ? panelHtml(job, dealAnalysis, doc, { team, current, label }) : ""}
       <div class="hint">${esc(t("web.replay.keys_hint"))}</div></div>`;
+    const list = main.querySelector("#analysis-decisions");
+    if (list) list.scrollTop = listTop;
+    const again = focused && main.querySelector(focused);
+    if (again) again.focus({ preventScroll: true });
     main.querySelectorAll("[data-go]").forEach((b) => b.addEventListener("click", () => go(b.dataset.go)));
     const jump = (i) => { step = stepOf(decisions[i], recordDeal); render(); };
     main.querySelectorAll("#analysis .pt, #analysis .decision").forEach((el) => {
