@@ -5,12 +5,18 @@ form's house-rules section, the options shown at the table and in the replay, an
 
 from __future__ import annotations
 
+import json
+import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 import test_web
 from test_web import Browser, Page, Server, act_once, new_page, post
+from test_web_pages_layout import assert_page_fits
+
+import belot
 
 browser = test_web.browser  # test_web's fixtures: one Chromium and one `belot serve` for this module too
 server = test_web.server
@@ -181,3 +187,103 @@ def test_the_lobby_lists_an_open_tables_house_rules(browser: Browser, server: Se
     assert "Капото вдига целта" in line.inner_text() and "Капото не се удвоява" in line.inner_text()
     not_clipped(page, f"#rules-{tid} .chip")
     assert not page.errors  # type: ignore[attr-defined]
+
+
+# -- a house rule's explanation, by touch and keyboard ---------------------------------------------
+
+# the longest options' names and explanations: the line wraps, and so do the explanations
+EXPLAINED = ["OPT-SINGLE-CONTEST", "OPT-VALAT-NO-DOUBLE", "OPT-CAPOT-EN", "OPT-CARRE-FIRST"]
+LINE_PARTS = (".house-rules > summary", ".house-rules .rule-help", ".house-rules .rule-help li")
+
+
+def catalog(lang: str) -> dict[str, str]:
+    path = Path(belot.__file__).parent / "i18n" / lang / "web.json"
+    return json.loads(path.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def touch_page(browser: Browser, lang: str, width: int = 360, height: int = 740) -> Page:
+    """A phone's page: taps, no hover (a `title` tooltip never shows)."""
+    ctx = browser.new_context(viewport={"width": width, "height": height}, has_touch=True)
+    ctx.add_init_script(f"localStorage.setItem('belot.lang', '{lang}');")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors  # type: ignore[attr-defined]
+    page.set_default_timeout(20_000)
+    return page
+
+
+def explanations_open_and_fit(page: Page, line: str, lang: str, where: str) -> None:
+    """The line's explanations are shut; a tap opens them (each option's name and its catalog text,
+    on screen), they fit at 360 and 1280 px with every control finger-sized on the phone, the
+    keyboard (Enter on the focused line) shuts and opens them again, and a tap shuts them."""
+    texts = catalog(lang)
+    help_list = page.locator(f"{line} .rule-help")
+    summary = page.locator(f"{line} > summary")
+    assert not help_list.is_visible(), where
+    assert page.locator(f"{line} [title]").count() == 0  # nothing is said only on hover
+    summary.tap()
+    help_list.wait_for(state="visible")
+    items = help_list.locator("li")
+    assert items.count() == len(EXPLAINED), where
+    for i, opt in enumerate(EXPLAINED):
+        text = items.nth(i).inner_text()
+        assert texts[f"web.options.help.{opt}"] in text, (where, lang, text)
+        assert items.nth(i).get_attribute("data-option") == opt
+    assert_page_fits(page, where, lang, "explained", extra=LINE_PARTS)
+    page.set_viewport_size({"width": 360, "height": 740})
+    summary.focus()
+    page.keyboard.press("Enter")
+    help_list.wait_for(state="hidden")
+    page.keyboard.press("Enter")
+    help_list.wait_for(state="visible")
+    summary.tap()
+    help_list.wait_for(state="hidden")
+    assert_page_fits(page, where, lang, "shut", extra=LINE_PARTS)
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+@pytest.fixture(scope="module")
+def explained(server: Server) -> dict[str, str]:
+    """Under EXPLAINED: a table in play (seat 0 to call, the bots waiting on it) with its token, an
+    open table in the lobby, and a finished match of bots."""
+    playing = post(server, "/api/tables", {"seats": ["human", "bot:random", "bot:random", "bot:random"], "seat": 0,
+                                           "name": "Ayşe", "options": EXPLAINED})
+    listed = post(server, "/api/tables", {"seats": ["human", "human", "bot:random", "human"], "options": EXPLAINED})
+    finished = post(server, "/api/tables", {"seats": ["bot:random"] * 4, "target": 1, "options": EXPLAINED})
+    deadline = time.monotonic() + 30
+    while server.get(f"/api/tables/{finished['table']['id']}")["table"]["status"] != "finished":
+        assert time.monotonic() < deadline, "the bots' match did not end"
+        time.sleep(0.1)
+    return {"table": playing["table"]["id"], "token": playing["token"], "listed": listed["table"]["id"],
+            "finished": finished["table"]["id"]}
+
+
+@pytest.mark.parametrize("lang", ["en", "tr", "bg"])
+def test_a_house_rules_explanation_opens_by_tap_and_keyboard_and_fits(browser: Browser, server: Server,
+                                                                      explained: dict[str, str], lang: str) -> None:
+    """A house rule's explanation was only a hover tooltip (`title`) on its chip: a phone never
+    showed it.  At the table, in the lobby's list and in the replay, the line of chips opens the
+    explanations by a tap and by the keyboard, and closes them again."""
+    page = touch_page(browser, lang)
+    page.context.add_init_script(f"localStorage.setItem('belot.token.{explained['table']}', '{explained['token']}');")
+    page.goto(f"{server.url}/t/{explained['table']}")
+    page.wait_for_selector(".felt #house-rules")
+    explanations_open_and_fit(page, "#house-rules", lang, "table")
+
+    page.goto(server.url + "/")
+    line = f"#rules-{explained['listed']}"
+    page.wait_for_selector(line)
+    page.wait_for_load_state("networkidle")
+    explanations_open_and_fit(page, line, lang, "lobby")
+
+    page.goto(f"{server.url}/replay/{explained['finished']}")
+    page.wait_for_selector(".replay .open-hand")
+    explanations_open_and_fit(page, "#house-rules", lang, "replay")
+    # an explanation opened stays open while the replay is stepped through (each step draws it anew)
+    page.tap("#house-rules > summary")
+    page.evaluate("window.__before = document.querySelector('.replay')")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("document.querySelector('.replay') !== window.__before")
+    assert page.locator("#house-rules .rule-help").is_visible()
+    page.context.close()

@@ -48,13 +48,14 @@ PAGES = (
 )
 
 
-def assert_page_fits(page: Page, *where: Any) -> None:
-    """test_web_layout's check with the pages' own elements, no sideways scrolling, and on a phone
-    test_web's finger-size check, at each width of WIDTHS (the page resized: its CSS follows)."""
+def assert_page_fits(page: Page, *where: Any, extra: tuple[str, ...] = ()) -> None:
+    """test_web_layout's check with the pages' own elements (and ``extra``), no sideways scrolling,
+    and on a phone test_web's finger-size check, at each width of WIDTHS (the page resized: its CSS
+    follows)."""
     faults = []
     for width, height in WIDTHS:
         page.set_viewport_size({"width": width, "height": height})
-        faults += [[width, *f] for f in layout_faults(page, PAGES)]
+        faults += [[width, *f] for f in layout_faults(page, PAGES + extra)]
         if page.evaluate("document.documentElement.scrollWidth") > width:
             faults.append([width, "sideways scrolling", page.evaluate("document.documentElement.scrollWidth")])
         if width <= 600:

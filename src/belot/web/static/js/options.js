@@ -17,11 +17,35 @@ export const EXCLUSIVE = { "OPT-CAPOT-NI": "OPT-CAPOT-EN", "OPT-CAPOT-EN": "OPT-
 export const optionName = (opt) => t("tui.option." + opt);
 export const optionHelp = (opt) => t("web.options.help." + opt);
 
-/** The table's options as a line of chips (each explained on hover), or "" under the default rules. */
+/**
+ * The lines whose explanations are open, by the line's id: the pages draw themselves anew (each
+ * state at a table, each step of a replay, each refresh of the lobby), and an explanation opened
+ * stays open until it is closed.
+ */
+const openLines = new Set();
+const remember = (line, open) => { if (open) openLines.add(line.id); else openLines.delete(line.id); };
+// A tap, a click, Enter or Space on the line's summary is a click that toggles it once the click is
+// over: noted at once, since the page may be drawn anew before the "toggle" event comes.
+document.addEventListener("click", (ev) => {
+  const summary = ev.target instanceof Element ? ev.target.closest("details.house-rules > summary") : null;
+  if (summary) remember(summary.parentElement, !summary.parentElement.open);
+});
+document.addEventListener("toggle", (ev) => { // (it does not bubble)
+  if (ev.target instanceof HTMLDetailsElement && ev.target.classList.contains("house-rules") && ev.target.isConnected) remember(ev.target, ev.target.open);
+}, true);
+
+/**
+ * The table's options as a line of chips, or "" under the default rules.  The line is a disclosure
+ * that a tap, a click, Enter or Space opens and closes: it lists each option's explanation (a hover
+ * tooltip was all there was, which a phone never shows).
+ */
 export function optionsHtml(options, id = "house-rules") {
   if (!options || !options.length) return "";
-  const chips = options.map((o) => `<span class="chip rule" data-option="${esc(o)}" title="${esc(optionHelp(o))}">${esc(optionName(o))}</span>`);
-  return `<div class="house-rules" id="${esc(id)}"><span class="label">${esc(t("web.options.line"))}</span> ${chips.join(" ")}</div>`;
+  const chips = options.map((o) => `<span class="chip rule" data-option="${esc(o)}">${esc(optionName(o))}</span>`);
+  const help = options.map((o) => `<li data-option="${esc(o)}"><b>${esc(optionName(o))}</b>: ${esc(optionHelp(o))}</li>`);
+  return `<details class="house-rules" id="${esc(id)}"${openLines.has(id) ? " open" : ""}>
+    <summary><span class="label">${esc(t("web.options.line"))}</span> ${chips.join(" ")} <span class="more" aria-hidden="true">▶</span></summary>
+    <ul class="rule-help">${help.join("")}</ul></details>`;
 }
 
 /** The new-table form's house-rules section: a checkbox, the name and the explanation of each option. */
