@@ -26,6 +26,7 @@ from belot.record import replay, results
 from belot.server.app import create_app
 from belot.server.protocol import ProtocolError, action_from_json, action_to_json, result_to_json
 from belot.server.storage import Storage
+from belot.visibility import result_json
 
 
 def make_client(db: str | Path, **kwargs: Any) -> TestClient:
@@ -122,9 +123,11 @@ def test_full_match_humans_and_bots_no_card_leaks(db_url: str, humans: int, targ
     match = replay(doc)
     assert match.is_over and info["status"] == "finished"
     assert rep["record"] == doc
-    # the replay's results are the record's, plus each scored deal's R10 step for the summary
+    # the replay's results are the record's, plus the summary's declarations and each scored deal's R10 step
     expected = results(match)
     for item, r in zip(expected["deals"], match.results):
+        live = result_json(r, match.rules)
+        item.update(declared=live["declared"], declared_detail=live["declared_detail"])
         if r.contract >= 0:
             item["rounding"] = result_to_json(r)["rounding"]
     assert rep["results"] == expected

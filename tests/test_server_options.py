@@ -122,3 +122,33 @@ def test_bad_options_are_refused_and_nothing_is_stored(tmp_path: Path, options: 
         assert "options" in error["message"] and reason in error["message"], error
         assert client.get("/api/tables").json()["tables"] == []
     assert Storage(f"sqlite:///{tmp_path / 'belot.sqlite3'}").recent_ids() == []
+
+
+def test_the_replay_says_which_declarations_counted_as_the_live_summary_does(tmp_path: Path) -> None:
+    """The replay's deal summary listed no declaration: its results lacked what the live table's
+    summary gets, each announced declaration with whether it counted (R7.6).  Under
+    OPT-SINGLE-CONTEST (R7.6's one contest for sequences and carrés together) the verdicts agree with
+    the points written, and the last deal's are the live table's own."""
+    with make_client(tmp_path) as client:
+        for _ in range(4):  # the server deals at random: most often the first match has declarations
+            r = client.post("/api/tables", json={"seats": ["bot:heuristic"] * 4, "target": 151,
+                                                 "options": ["OPT-SINGLE-CONTEST"]})
+            assert r.status_code == 201, r.text
+            table_id = r.json()["table"]["id"]
+            end = time.monotonic() + 60
+            while (live := state(client, table_id))["table"]["status"] != "finished":
+                assert time.monotonic() < end
+                time.sleep(0.02)
+            deals = client.get(f"/api/tables/{table_id}/replay").json()["results"]["deals"]
+            if any(any(d["declared_detail"]) for d in deals):
+                break
+        else:
+            raise AssertionError("no declaration in four matches")
+    for item in deals:
+        detail = item["declared_detail"]
+        assert item["declared"] == [[d["cards"] for d in seat] for seat in detail]
+        for team in (0, 1):
+            counted = sum(d["value"] for seat, ds in enumerate(detail) for d in ds if d["counted"] and seat % 2 == team)
+            assert counted == item["declarations"][team], item
+    last = {k: v for k, v in live["view"]["result"].items() if k in ("declared", "declared_detail")}
+    assert last == {"declared": deals[-1]["declared"], "declared_detail": deals[-1]["declared_detail"]}

@@ -5,18 +5,14 @@ form's house-rules section, the options shown at the table and in the replay, an
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 import test_web
 from test_web import Browser, Page, Server, act_once, new_page, post
-from test_web_pages_layout import assert_page_fits
-
-import belot
+from test_web_pages_layout import assert_page_fits, catalog
 
 browser = test_web.browser  # test_web's fixtures: one Chromium and one `belot serve` for this module too
 server = test_web.server
@@ -194,11 +190,6 @@ def test_the_lobby_lists_an_open_tables_house_rules(browser: Browser, server: Se
 # the longest options' names and explanations: the line wraps, and so do the explanations
 EXPLAINED = ["OPT-SINGLE-CONTEST", "OPT-VALAT-NO-DOUBLE", "OPT-CAPOT-EN", "OPT-CARRE-FIRST"]
 LINE_PARTS = (".house-rules > summary", ".house-rules .rule-help", ".house-rules .rule-help li")
-
-
-def catalog(lang: str) -> dict[str, str]:
-    path = Path(belot.__file__).parent / "i18n" / lang / "web.json"
-    return json.loads(path.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
 
 
 def touch_page(browser: Browser, lang: str, width: int = 360, height: int = 740) -> Page:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,6 +30,8 @@ from test_web import (
     post,
 )
 from test_web_layout import LANGS, WIDTHS, layout_faults
+
+import belot
 
 browser = test_web.browser  # test_web's fixtures: one Chromium and one `belot serve` for this module too
 server = test_web.server
@@ -97,6 +100,12 @@ def is_rich(result: dict[str, Any]) -> bool:
     return any(result["declarations"]) and any(result["belote"]) and result["multiplier"] > 1
 
 
+def catalog(lang: str) -> dict[str, str]:
+    """The browser's texts in ``lang`` (src/belot/i18n/LANG/web.json)."""
+    path = Path(belot.__file__).parent / "i18n" / lang / "web.json"
+    return json.loads(path.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
 def open_replay(browser: Browser, server: Server, tid: str, width: int, height: int, lang: str) -> Page:
     page = new_page(browser, width=width, height=height)
     page.context.add_init_script(f"localStorage.setItem('belot.lang', '{lang}');")
@@ -129,6 +138,15 @@ def test_the_replay_fits_at_every_step(browser: Browser, server: Server, rich: t
     page.keyboard.press("End")
     page.wait_for_selector("#replay-summary")
     assert_page_fits(page, lang, "declarations, belote, kontra", rich_deal)
+    # each declaration listed with whether it counted (R7.6), as the live table's summary lists them
+    detail = [d for seat in deals[rich_deal]["declared_detail"] for d in seat]
+    items = page.locator("#replay-summary ul.declared li")
+    assert items.count() == len(detail) > 0
+    texts = catalog(lang)
+    for i, d in enumerate(detail):
+        assert items.nth(i).get_attribute("data-counted") == str(d["counted"]).lower()
+        verdict = texts["web.summary.counted" if d["counted"] else "web.summary.cancelled"]
+        assert f"({d['value']})" in items.nth(i).inner_text() and verdict in items.nth(i).inner_text()
     for _ in range(len(deals)):
         page.keyboard.press("PageDown")
     page.keyboard.press("End")

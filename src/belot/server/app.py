@@ -28,7 +28,7 @@ from .. import i18n
 from ..bots import bot_names
 from ..errors import RecordError
 from ..record import results
-from ..visibility import replay_steps
+from ..visibility import replay_steps, result_json
 from . import limits as limits_mod
 from .accounts import Accounts, LoginLimiter, add_routes
 from .analysis_jobs import AnalysisJobs
@@ -303,7 +303,11 @@ def create_app(
             res = results(table.match)
         except RecordError as e:  # cannot happen for a match the server played; never a 500 if it does
             raise TableError("in_progress", str(e)) from None
-        for item, r in zip(res["deals"], table.match.results):  # the summary's R10 row, as in play
+        for item, r in zip(res["deals"], table.match.results):
+            # the summary's declarations (each with whether it counted, R7.6) and R10 row, as in play:
+            # the live summary's own function, under the table's rules
+            live = result_json(r, table.match.rules)
+            item["declared"], item["declared_detail"] = live["declared"], live["declared_detail"]
             rounding = rounding_to_json(r)
             if rounding is not None:
                 item["rounding"] = rounding
