@@ -101,11 +101,17 @@ def layout_faults(page: Page, extra: tuple[str, ...] = ()) -> list[Any]:
     """LAYOUT's findings, measured twice 300 ms apart on a settled page (a redraw between the two
     would detach what was measured: both must agree before a fault counts).  ``extra``: selectors
     of other pages' elements to measure the same way (the replay's, the lobby's)."""
-    page.wait_for_timeout(300)
-    first = page.evaluate(LAYOUT, [RIM, list(extra)])
-    page.wait_for_timeout(300)
-    second = page.evaluate(LAYOUT, [RIM, list(extra)])
-    return [f for f in first if f in second]
+    return layout_faults_of([page], extra)[0]
+
+
+def layout_faults_of(pages: list[Page], extra: tuple[str, ...] = ()) -> list[list[Any]]:
+    """`layout_faults` of each of ``pages`` (the same state in several languages): they settle
+    side by side, so the two waits are spent once for all of them."""
+    pages[0].wait_for_timeout(300)
+    first = [page.evaluate(LAYOUT, [RIM, list(extra)]) for page in pages]
+    pages[0].wait_for_timeout(300)
+    second = [page.evaluate(LAYOUT, [RIM, list(extra)]) for page in pages]
+    return [[f for f in a if f in b] for a, b in zip(first, second)]
 
 
 def assert_fits(page: Page, *where: Any, extra: tuple[str, ...] = ()) -> None:

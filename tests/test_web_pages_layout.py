@@ -1,5 +1,5 @@
 """The pages other than the live table as a person sees them, at 360 and 1280 px, in English,
-Turkish and Bulgarian: the replay (the deal as dealt, mid-trick, a deal's end summary with
+Turkish and Bulgarian (side by side: one page per language at the same state, so the layout check's settling waits are spent once for the three): the replay (the deal as dealt, mid-trick, a deal's end summary with
 declarations, belote, kontra and a hanging pot, the match's end), its analysis (running, done with
 every class shown) and the lobby (no tables, many tables with long names, the new-table form with
 every house rule, the account forms, an error toast).
@@ -29,7 +29,7 @@ from test_web import (
     new_page,
     post,
 )
-from test_web_layout import LANGS, WIDTHS, layout_faults
+from test_web_layout import LANGS, WIDTHS, layout_faults_of
 
 import belot
 
@@ -55,16 +55,29 @@ def assert_page_fits(page: Page, *where: Any, extra: tuple[str, ...] = ()) -> No
     """test_web_layout's check with the pages' own elements (and ``extra``), no sideways scrolling,
     and on a phone test_web's finger-size check, at each width of WIDTHS (the page resized: its CSS
     follows)."""
+    assert_pages_fit({"": page}, *where, extra=extra)
+
+
+def assert_pages_fit(pages: dict[str, Page], *where: Any, extra: tuple[str, ...] = (),
+                     widths: tuple[tuple[int, int], ...] = WIDTHS) -> None:
+    """`assert_page_fits` of one state shown in several languages (``pages`` by language), checked
+    side by side: the settling waits are spent once for all of them."""
     faults = []
-    for width, height in WIDTHS:
-        page.set_viewport_size({"width": width, "height": height})
-        faults += [[width, *f] for f in layout_faults(page, PAGES + extra)]
-        if page.evaluate("document.documentElement.scrollWidth") > width:
-            faults.append([width, "sideways scrolling", page.evaluate("document.documentElement.scrollWidth")])
-        if width <= 600:
-            faults += [[width, "too small for a finger", *c] for c in page.evaluate(SMALL_CONTROLS, FINGER)]
+    for width, height in widths:
+        for page in pages.values():
+            page.set_viewport_size({"width": width, "height": height})
+        found = layout_faults_of(list(pages.values()), PAGES + extra)
+        for (lang, page), faults_of in zip(pages.items(), found):
+            faults += [[lang, width, *f] for f in faults_of]
+            if page.evaluate("document.documentElement.scrollWidth") > width:
+                faults.append([lang, width, "sideways scrolling", page.evaluate("document.documentElement.scrollWidth")])
+            if width <= 600:
+                faults += [[lang, width, "too small for a finger", *c] for c in page.evaluate(SMALL_CONTROLS, FINGER)]
     if faults:
         pytest.fail(f"{where}:\n" + "\n".join(map(str, faults)), pytrace=False)
+
+
+PHONE = WIDTHS[:1]  # the states a desktop shows with room to spare are checked on a phone only
 
 
 class RichTable(ScriptedTable):
@@ -115,11 +128,10 @@ def open_replay(browser: Browser, server: Server, tid: str, width: int, height: 
     return page
 
 
-@pytest.mark.parametrize("lang", LANGS)
-def test_the_replay_fits_at_every_step(browser: Browser, server: Server, rich: tuple[str, dict[str, Any]], lang: str) -> None:
+def test_the_replay_fits_at_every_step(browser: Browser, server: Server, rich: tuple[str, dict[str, Any]]) -> None:
     """The deal as dealt, mid-trick, a deal's summary with declarations, belote and kontra, one with
-    a hanging pot carried and the next collecting it, and the match's end: at 1280 px the seats'
-    long names were cut ("Александра Кон…" with 300 px free beside it)."""
+    a hanging pot carried and the next collecting it, and the match's end, in each language side by
+    side: at 1280 px the seats' long names were cut ("Александра Кон…" with 300 px free beside it)."""
     tid, data = rich
     deals = data["results"]["deals"]
     rich_deal = next(i for i, d in enumerate(deals) if is_rich(d))
@@ -127,43 +139,43 @@ def test_the_replay_fits_at_every_step(browser: Browser, server: Server, rich: t
     # first deal's result is made a hanging one, its pot carried into the second deal and collected there.
     hung = json.loads(json.dumps(data))
     hung["results"]["deals"][0].update(outcome="hanging", pot=36, points=[0, 0])
-    page = open_replay(browser, server, tid, 1280, 800, lang)
-    assert_page_fits(page, lang, "as dealt")
-    for _ in range(len(data["record"]["deals"][0]["auction"]) + 6):  # the auction, then into the second trick
-        page.keyboard.press("ArrowRight")
-    page.wait_for_selector(".replay .trick .tcard")
-    assert_page_fits(page, lang, "mid-trick")
-    for _ in range(rich_deal):
-        page.keyboard.press("PageDown")
-    page.keyboard.press("End")
-    page.wait_for_selector("#replay-summary")
-    assert_page_fits(page, lang, "declarations, belote, kontra", rich_deal)
+    pages = {lang: open_replay(browser, server, tid, 1280, 800, lang) for lang in LANGS}
+
+    def keys(*pressed: str, ready: str) -> None:
+        for page in pages.values():
+            for key in pressed:
+                page.keyboard.press(key)
+            page.wait_for_selector(ready)
+
+    # as dealt and mid-trick the table has room to spare at 1280 px: a phone's width only
+    assert_pages_fit(pages, "as dealt", widths=PHONE)
+    keys(*["ArrowRight"] * (len(data["record"]["deals"][0]["auction"]) + 6), ready=".replay .trick .tcard")  # into the second trick
+    assert_pages_fit(pages, "mid-trick", widths=PHONE)
+    keys(*["PageDown"] * rich_deal, "End", ready="#replay-summary")
+    assert_pages_fit(pages, "declarations, belote, kontra", rich_deal)
     # each declaration listed with whether it counted (R7.6), as the live table's summary lists them
     detail = [d for seat in deals[rich_deal]["declared_detail"] for d in seat]
-    items = page.locator("#replay-summary ul.declared li")
-    assert items.count() == len(detail) > 0
-    texts = catalog(lang)
-    for i, d in enumerate(detail):
-        assert items.nth(i).get_attribute("data-counted") == str(d["counted"]).lower()
-        verdict = texts["web.summary.counted" if d["counted"] else "web.summary.cancelled"]
-        assert f"({d['value']})" in items.nth(i).inner_text() and verdict in items.nth(i).inner_text()
-    for _ in range(len(deals)):
-        page.keyboard.press("PageDown")
-    page.keyboard.press("End")
-    page.wait_for_selector(".replay .sheet td.win")
-    assert_page_fits(page, lang, "the match's end")
-    page.route(f"**/api/tables/{tid}/replay", lambda route: route.fulfill(json=hung))
-    page.reload()
-    page.wait_for_selector(".replay .open-hand")
-    page.keyboard.press("End")
-    page.wait_for_selector(".replay .sheet .pot")
-    assert_page_fits(page, lang, "a hanging pot")
-    page.keyboard.press("PageDown")
-    page.keyboard.press("End")
-    page.wait_for_selector("#replay-summary")
-    assert_page_fits(page, lang, "the pot collected")
-    assert not page.errors  # type: ignore[attr-defined]
-    page.context.close()
+    for lang, page in pages.items():
+        items = page.locator("#replay-summary ul.declared li")
+        assert items.count() == len(detail) > 0, lang
+        texts = catalog(lang)
+        for i, d in enumerate(detail):
+            assert items.nth(i).get_attribute("data-counted") == str(d["counted"]).lower()
+            verdict = texts["web.summary.counted" if d["counted"] else "web.summary.cancelled"]
+            assert f"({d['value']})" in items.nth(i).inner_text() and verdict in items.nth(i).inner_text(), lang
+    keys(*["PageDown"] * len(deals), "End", ready=".replay .sheet td.win")
+    assert_pages_fit(pages, "the match's end")
+    for page in pages.values():
+        page.route(f"**/api/tables/{tid}/replay", lambda route: route.fulfill(json=hung))
+        page.reload()
+        page.wait_for_selector(".replay .open-hand")
+    keys("End", ready=".replay .sheet .pot")
+    assert_pages_fit(pages, "a hanging pot")
+    keys("PageDown", "End", ready="#replay-summary")
+    assert_pages_fit(pages, "the pot collected")
+    for page in pages.values():
+        assert not page.errors  # type: ignore[attr-defined]
+        page.context.close()
 
 
 @pytest.fixture(scope="module")
@@ -187,21 +199,26 @@ def analysed(server: Server) -> Iterator[str]:
 RUNNING = {"status": "running", "progress": {"done": 17, "total": 120}, "result": None, "error": None}
 
 
-@pytest.mark.parametrize("lang", LANGS)
-def test_the_analysis_fits_while_it_runs_and_when_done(browser: Browser, server: Server, analysed: str, lang: str) -> None:
-    page = new_page(browser)
-    page.context.add_init_script(f"localStorage.setItem('belot.lang', '{lang}');")
-    page.route(f"**/api/tables/{analysed}/analysis", lambda route: route.fulfill(json=RUNNING))
-    page.goto(f"{server.url}/replay/{analysed}?analysis")
-    page.wait_for_selector("#analysis-progress")
-    assert_page_fits(page, lang, "running")
-    page.unroute(f"**/api/tables/{analysed}/analysis")
-    page.wait_for_selector("#analysis-chart")
-    for cls in ("best", "inaccuracy", "mistake", "blunder"):
-        assert page.locator(f"#analysis-decisions .cls.{cls}").count()
-    assert_page_fits(page, lang, "done")
-    assert not page.errors  # type: ignore[attr-defined]
-    page.context.close()
+def test_the_analysis_fits_while_it_runs_and_when_done(browser: Browser, server: Server, analysed: str) -> None:
+    pages = {}
+    for lang in LANGS:
+        page = pages[lang] = new_page(browser)
+        page.context.add_init_script(f"localStorage.setItem('belot.lang', '{lang}');")
+        page.route(f"**/api/tables/{analysed}/analysis", lambda route: route.fulfill(json=RUNNING))
+        page.goto(f"{server.url}/replay/{analysed}?analysis")
+    for page in pages.values():
+        page.wait_for_selector("#analysis-progress")
+    assert_pages_fit(pages, "running")
+    for page in pages.values():
+        page.unroute(f"**/api/tables/{analysed}/analysis")
+    for page in pages.values():
+        page.wait_for_selector("#analysis-chart")
+        for cls in ("best", "inaccuracy", "mistake", "blunder"):
+            assert page.locator(f"#analysis-decisions .cls.{cls}").count()
+    assert_pages_fit(pages, "done")
+    for page in pages.values():
+        assert not page.errors  # type: ignore[attr-defined]
+        page.context.close()
 
 
 ALL_RULES = ["OPT-NO-SHUFFLE", "OPT-SURCONTRA", "OPT-EIGHT-SPLIT", "OPT-CARRE-FIRST", "OPT-LENGTH-FIRST", "OPT-CARRE-RANK",
@@ -216,40 +233,49 @@ def long_list(server: Server) -> list[str]:
                                          "name": names[i % 2], "options": ALL_RULES})["table"]["id"] for i in range(8)]
 
 
-@pytest.mark.parametrize("lang", LANGS)
-def test_the_lobby_and_the_account_forms_fit(browser: Browser, server: Server, long_list: list[str], lang: str) -> None:
+def test_the_lobby_and_the_account_forms_fit(browser: Browser, server: Server, long_list: list[str]) -> None:
     """An empty lobby, a long list of open tables (a table's link widened its item 6 px past the
     list at 1280 px), every house rule ticked, a refused join's toast, the account form's refusal."""
-    page = new_page(browser)
-    page.context.add_init_script(f"localStorage.setItem('belot.lang', '{lang}');")
-    page.route("**/api/tables", lambda route: route.fulfill(json={"tables": []}))
-    page.goto(server.url + "/")
-    page.wait_for_selector("#house-rules-form input[data-option]")
-    page.wait_for_selector("#open-h + p.muted")
-    assert_page_fits(page, lang, "no tables")
-    page.unroute("**/api/tables")
-    page.click("#refresh")
-    page.wait_for_selector(f"#open-tables li[data-table='{long_list[-1]}']")
-    for box in page.locator("#house-rules-form input[data-option]").all():
-        box.check()
-    assert_page_fits(page, lang, "a long list, every house rule")
-    # a seat taken meanwhile: the join is refused, its toast in the page's language
+    pages = {}
+    for lang in LANGS:
+        page = pages[lang] = new_page(browser)
+        page.context.add_init_script(f"localStorage.setItem('belot.lang', '{lang}');")
+        page.route("**/api/tables", lambda route: route.fulfill(json={"tables": []}))
+        page.goto(server.url + "/")
+    for page in pages.values():
+        page.wait_for_selector("#house-rules-form input[data-option]")
+        page.wait_for_selector("#open-h + p.muted")
+    assert_pages_fit(pages, "no tables")
+    for page in pages.values():
+        page.unroute("**/api/tables")
+        page.click("#refresh")
+        page.wait_for_selector(f"#open-tables li[data-table='{long_list[-1]}']")
+        for box in page.locator("#house-rules-form input[data-option]").all():
+            box.check()
+    assert_pages_fit(pages, "a long list, every house rule")
+    # a seat taken meanwhile: the join is refused, its toast in the page's language (checked at once,
+    # page by page: the toast goes after 3.5 s)
     taken = post(server, "/api/tables", {"seats": ["human", "human", "bot:random", "bot:random"], "seat": 0,
                                          "name": "Ayşe"})["table"]["id"]
-    page.click("#refresh")
-    page.click(f"[data-join='{taken}']", trial=True)
+    for page in pages.values():
+        page.click("#refresh")
+        page.wait_for_selector(f"[data-join='{taken}']")
     post(server, f"/api/tables/{taken}/join", {"name": "Can"})
-    page.click(f"[data-join='{taken}']")
-    page.wait_for_selector("#toast:not(.hidden)")
-    assert_page_fits(page, lang, "a toast")
-    page.goto(server.url + "/account")
-    page.fill("#acc-name", "Александра")
-    page.fill("#acc-password", "not the password")
-    page.click("#login-btn")
-    page.wait_for_selector("#account-error:not(.hidden)")
-    assert_page_fits(page, lang, "the account form, refused")
-    assert not page.errors  # type: ignore[attr-defined]
-    page.context.close()
+    for lang, page in pages.items():
+        page.click(f"[data-join='{taken}']")
+        page.wait_for_selector("#toast:not(.hidden)")
+        assert_pages_fit({lang: page}, "a toast", widths=PHONE)
+    for page in pages.values():
+        page.goto(server.url + "/account")
+        page.fill("#acc-name", "Александра")
+        page.fill("#acc-password", "not the password")
+        page.click("#login-btn")
+    for page in pages.values():
+        page.wait_for_selector("#account-error:not(.hidden)")
+    assert_pages_fit(pages, "the account form, refused")
+    for page in pages.values():
+        assert not page.errors  # type: ignore[attr-defined]
+        page.context.close()
 
 
 # -- the keyboard ------------------------------------------------------------------------------------
