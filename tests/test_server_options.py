@@ -147,6 +147,9 @@ def test_the_replay_says_which_declarations_counted_as_the_live_summary_does(tmp
     for item in deals:
         detail = item["declared_detail"]
         assert item["declared"] == [[d["cards"] for d in seat] for seat in detail]
+        if item["outcome"] == "redeal":  # all four passed: nothing declared, no declaration points written
+            assert not any(detail) and "declarations" not in item, item
+            continue
         for team in (0, 1):
             counted = sum(d["value"] for seat, ds in enumerate(detail) for d in ds if d["counted"] and seat % 2 == team)
             assert counted == item["declarations"][team], item
