@@ -24,7 +24,7 @@ from starlette.websockets import WebSocketDisconnect
 from belot.game import NUM_ACTIONS
 from belot.record import replay, results
 from belot.server.app import create_app
-from belot.server.protocol import ProtocolError, action_from_json, action_to_json, result_to_json
+from belot.server.protocol import ProtocolError, action_from_json, action_to_json, rounding_to_json
 from belot.server.storage import Storage
 from belot.visibility import result_json
 
@@ -129,7 +129,7 @@ def test_full_match_humans_and_bots_no_card_leaks(db_url: str, humans: int, targ
         live = result_json(r, match.rules)
         item.update(declared=live["declared"], declared_detail=live["declared_detail"])
         if r.contract >= 0:
-            item["rounding"] = result_to_json(r)["rounding"]
+            item["rounding"] = rounding_to_json(r)
     assert rep["results"] == expected
     assert info["winner"] == match.winner and info["score"] == match.score
     assert info["seq"] == sum(len(d.actions) for d in match.deals) == stored_actions(db_url, table_id)
@@ -471,11 +471,11 @@ def test_a_deal_result_carries_its_rounding_step() -> None:
             d.apply(bots[d.to_move].act(d.view(d.to_move)))
         r = d.result
         assert r is not None
-        out = result_to_json(r)
+        step = rounding_to_json(r)
         if r.contract < 0:
-            assert "rounding" not in out
+            assert step is None
             continue
-        step = out["rounding"]
+        assert step is not None
         team = r.declarer & 1
         if r.multiplier > 1:
             assert step == {"whole": (sum(r.totals) + 5) // 10}

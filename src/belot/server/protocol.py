@@ -16,7 +16,7 @@ from ..auction import parse_call
 from ..cards import parse_card
 from ..errors import shown
 from ..game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, DealResult, SeatView
-from ..visibility import Viewer, action_json, history_json, own_view, public_view, result_json, view_json
+from ..visibility import Viewer, action_json, history_json, own_view, public_view, view_json
 
 ActionJSON = dict[str, Any]
 
@@ -83,16 +83,6 @@ def action_from_json(obj: Any) -> int:
 # -- views ------------------------------------------------------------------------------------
 
 
-def result_to_json(r: DealResult) -> dict[str, Any]:
-    """`belot.visibility.result_json` (docs/record-format.md's deal result, plus the announced
-    declarations' cards, public after the deal, R7.5), with the rounding to game points (R10)."""
-    out = result_json(r)
-    rounding = rounding_to_json(r)
-    if rounding is not None:
-        out["rounding"] = rounding
-    return out
-
-
 def rounding_to_json(r: DealResult) -> dict[str, Any] | None:
     """The R10 step of a deal with a contract: ``{"teams": [T0, T1]}`` or ``{"whole": P}``."""
     if r.contract < 0:
@@ -131,7 +121,6 @@ __all__ = [
     "history_json",
     "own_view",
     "public_view_json",
-    "result_to_json",
     "rounding_to_json",
     "view_to_json",
     "with_rounding",
