@@ -325,6 +325,13 @@ def test_the_replay_keeps_the_focus_and_the_decisions_scroll_when_drawn_anew(bro
     page.wait_for_selector(f"#analysis-decisions .decision.current[data-i='{last}']")
     assert page.evaluate("document.activeElement.dataset.i") == str(last), page.evaluate(ACTIVE)
     assert page.evaluate("document.querySelector('#analysis-decisions').scrollTop") == top
+    # a decision is a button to a screen reader and to the keyboard: Space picks it too, and scrolls nothing
+    assert page.get_attribute(f"#analysis-decisions .decision[data-i='{last}']", "role") == "button"
+    page.focus(f"#analysis-decisions .decision[data-i='{last - 1}']")
+    top = page.evaluate("document.querySelector('#analysis-decisions').scrollTop")
+    page.keyboard.press(" ")
+    page.wait_for_selector(f"#analysis-decisions .decision.current[data-i='{last - 1}']")
+    assert page.evaluate("document.querySelector('#analysis-decisions').scrollTop") == top
     page.click("#analysis [data-team='1']")
     assert page.evaluate("document.activeElement.dataset.team") == "1", page.evaluate(ACTIVE)
     assert not page.errors  # type: ignore[attr-defined]

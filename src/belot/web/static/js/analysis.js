@@ -131,7 +131,7 @@ export function panelHtml(job, deal, doc, { team, current, label }) {
   const ds = deal.decisions;
   const rows = ds.map((d, i) => {
     const best = bestOptions(d);
-    return `<li class="decision ${d.class}${i === current ? " current" : ""}" data-i="${i}" tabindex="0">
+    return `<li class="decision ${d.class}${i === current ? " current" : ""}" data-i="${i}" tabindex="0" role="button">
       <span class="who">${esc(label(d.seat))}</span>
       <span>${esc(t("web.analysis.played"))} ${optionHtml(d.kind, d.chosen)}</span>
       <span class="best">${esc(t("web.analysis.best"))} ${best.map((b) => `<span class="best-option" data-option="${esc(b)}">${optionHtml(d.kind, b)}</span>`).join(", ")}</span>

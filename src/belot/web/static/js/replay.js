@@ -149,7 +149,11 @@ export function showReplay(main, tableId) {
     const jump = (i) => { step = stepOf(decisions[i], recordDeal); render(); };
     main.querySelectorAll("#analysis .pt, #analysis .decision").forEach((el) => {
       el.addEventListener("click", () => jump(Number(el.dataset.i)));
-      el.addEventListener("keydown", (ev) => { if (ev.key === "Enter") jump(Number(el.dataset.i)); });
+      el.addEventListener("keydown", (ev) => {  // a decision is a button: Enter or Space picks it
+        if (ev.key !== "Enter" && ev.key !== " ") return;
+        ev.preventDefault();  // Space would scroll the page
+        jump(Number(el.dataset.i));
+      });
     });
     main.querySelectorAll("#analysis [data-team]").forEach((b) => b.addEventListener("click", () => { team = Number(b.dataset.team); render(); }));
   }
