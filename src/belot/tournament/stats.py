@@ -101,6 +101,29 @@ def timing_summary(times: Sequence[float]) -> dict[str, float | int]:
     }
 
 
+def clustered_mean(sums: Sequence[float], counts: Sequence[int]) -> tuple[float, float, float]:
+    """The mean per unit over clusters of units, its cluster-robust standard error and the half width
+    of its 95% interval: (mean, stderr, half).  Cluster c holds ``counts[c]`` units whose values add up
+    to ``sums[c]``; the clusters are the independent draws, the units within one need not be.  The
+    mean is the ratio sum(sums) / sum(counts); its variance is the CR1 sandwich of a regression on a
+    constant, k / (k - 1) * sum((sums[c] - mean * counts[c])^2) / sum(counts)^2 over k clusters, and
+    the interval is mean +- t * stderr with Student's t at k - 1 degrees of freedom.  With fewer than
+    two clusters the standard error and the half width are nan (and with no units, the mean too).
+
+    >>> mean, se, half = clustered_mean([6.0, 2.0], [2, 2])  # cluster means 3 and 1: se = |3 - 1| / 2
+    >>> mean, se, round(half, 4)  # t(1)
+    (2.0, 1.0, 12.7062)
+    """
+    total = sum(counts)
+    mean = floats.total(sums) / total if total else float("nan")
+    k = len(sums)
+    if k > 1 and total:
+        var = k / (k - 1) * floats.total((y - mean * n) ** 2 for y, n in zip(sums, counts)) / (total * total)
+        se = math.sqrt(var)
+        return mean, se, t_quantile(0.975, k - 1) * se
+    return mean, float("nan"), float("nan")
+
+
 def figures(spec: TournamentSpec, pairs: Sequence[PairOutcome], timing: bool = True) -> dict[str, Any]:
     """The tournament's figures (JSON-ready); all but ``timing`` depend only on the spec."""
     ys: list[float] = []  # per match pair: sum over its deal pairs of the pair difference
@@ -141,14 +164,8 @@ def figures(spec: TournamentSpec, pairs: Sequence[PairOutcome], timing: bool = T
                 b[outcome] += 1
                 b["doubled"] += multiplier > 1
     total = sum(ns)
-    mean = floats.total(ys) / total if total else float("nan")
     k = len(ys)
-    if k > 1 and total:
-        var = k / (k - 1) * floats.total((y - mean * n) ** 2 for y, n in zip(ys, ns)) / (total * total)
-        se = math.sqrt(var)
-        margin = t_quantile(0.975, k - 1) * se
-    else:
-        se = margin = float("nan")
+    mean, se, margin = clustered_mean(ys, ns)
     lo, hi = wilson(wins, matches)
     out: dict[str, Any] = {
         "bot_a": spec.bot_a,
