@@ -4,7 +4,8 @@ tables did with the same cards.
 ``belot tournament`` plays each match pair's deals twice, the teams swapped (``match-N-0.json`` and
 ``match-N-1.json``).  A board is one deal's cards at both tables (compared up to the first deal whose
 cards differ, once the matches' lengths part); its duplicate score is ``--bot``'s lead in game
-points at one table plus its lead at the other, so the cards' luck cancels.  Boards are grouped by
+points at one table plus its lead at the other, so the cards' luck cancels; the mean's 95% interval
+is ``belot tournament``'s (the match pairs are the independent units).  Boards are grouped by
 the contracts at the two tables:
 
 * ``same contract``: the same contract by the same seat at both tables, doubled alike, so the bot
@@ -27,7 +28,18 @@ import collections
 import statistics
 from pathlib import Path
 
-from recordset import kind, lead, mean_interval, read, record_files, same_cards, stderr, team_of
+from recordset import (
+    interval_text,
+    kind,
+    lead,
+    mean_interval,
+    pair_of,
+    read,
+    record_files,
+    same_cards,
+    stderr,
+    team_of,
+)
 
 from belot.game import DealResult
 
@@ -58,6 +70,7 @@ def main() -> None:
     args = ap.parse_args()
     name = f"bot:{args.bot}"
     groups: dict[str, list[int]] = collections.defaultdict(list)
+    by_pair: dict[str, list[int]] = collections.defaultdict(list)  # the boards of each match pair
     pairs = 0
     for path_a in record_files(args.folder):
         if not path_a.name.endswith("-0.json"):
@@ -72,15 +85,17 @@ def main() -> None:
                              "tables (not a duplicate pair)")
         pairs += 1
         for _, ra, _, rb in same_cards(a, b):
-            groups[group(ra, rb, team_a, team_b)].append(lead(ra, team_a) + lead(rb, team_b))
+            score = lead(ra, team_a) + lead(rb, team_b)
+            groups[group(ra, rb, team_a, team_b)].append(score)
+            by_pair[pair_of(path_a)].append(score)
     boards = [s for v in groups.values() for s in v]
     if len(boards) < 2:
         raise SystemExit(f"no duplicate boards in {args.folder} (pairs match-N-0.json / match-N-1.json "
                          "with the same cards)")
     total = sum(boards)
-    mean, low, high = mean_interval(boards)
+    mean, low, high, df = mean_interval(by_pair)
     print(f"{pairs} match pairs, {len(boards)} boards; {args.bot}'s duplicate score per board "
-          f"{mean:+.2f} [{low:+.2f}, {high:+.2f}] (two deals: per deal is half)")
+          f"(two deals: per deal is half) {mean:+.2f} {interval_text(low, high, df, 2)}")
     print(f"{'group':48} {'boards':>6} {'per board':>10} {'+- se':>6} {'share':>6}")
     for g, v in sorted(groups.items(), key=lambda kv: (kv[0].split(":")[0], -abs(sum(kv[1])))):
         share = f"{100 * sum(v) / total:5.0f}%" if total else "-"

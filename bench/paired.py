@@ -7,7 +7,7 @@ by deal removes the luck of the cards, which dominates the tournament's own inte
 whose play changed contribute.  For the deals both runs played (pairs of matches keep the same
 file names; a match pair stops being compared at the first deal whose cards differ, once the
 matches' lengths part), it prints ``--bot``'s mean lead per deal in A minus that in B with a 95%
-interval, how many deals changed, and that difference on the changed deals by ``--bot``'s side and
+interval (``belot tournament``'s: the match pairs are the independent units), how many deals changed, and that difference on the changed deals by ``--bot``'s side and
 contract kind (in A).  It also splits them by where in the match they fall: a match pair's first
 deal played differently is played from the same score in both runs, so its difference is the change's
 own; the deals after it are played from scores that have parted, and a bot that plays for the match
@@ -29,7 +29,18 @@ import collections
 import statistics
 from pathlib import Path
 
-from recordset import kind, lead, mean_interval, read, record_files, same_cards, stderr, team_of
+from recordset import (
+    interval_text,
+    kind,
+    lead,
+    mean_interval,
+    pair_of,
+    read,
+    record_files,
+    same_cards,
+    stderr,
+    team_of,
+)
 
 
 def main() -> None:
@@ -41,7 +52,7 @@ def main() -> None:
     args = ap.parse_args()
     name = f"bot:{args.bot}"
     name_b = f"bot:{args.bot_b or args.bot}"
-    diffs: list[int] = []
+    diffs: dict[str, list[int]] = collections.defaultdict(list)  # by match pair, the independent units
     by_kind: dict[tuple[str, str], list[int]] = collections.defaultdict(list)
     first: list[int] = []  # each match's first deal played differently (the same score in both runs)
     later: list[int] = []  # the changed deals after it
@@ -62,20 +73,21 @@ def main() -> None:
         parted = False
         for x, ra, y, rb in same_cards(a, b):
             d = lead(ra, team) - lead(rb, team)
-            diffs.append(d)
+            diffs[pair_of(path_a)].append(d)
             if x.actions != y.actions or x.pot != y.pot:
                 (later if parted else first).append(d)
                 parted = True
                 c = ra.contract
                 side = "passed" if c < 0 else "contract" if ra.declarer & 1 == team else "defence"
                 by_kind[(side, "-" if c < 0 else kind(c))].append(d)
-    if len(diffs) < 2:
+    compared = sum(len(v) for v in diffs.values())
+    if compared < 2:
         raise SystemExit(f"no deals in common between {args.a} and {args.b} (the same --seed?)")
-    mean, low, high = mean_interval(diffs)
+    mean, low, high, df = mean_interval(diffs)
     changed = sum(len(v) for v in by_kind.values())
-    print(f"{pairs} records in both, {len(diffs)} deals compared, {changed} played differently")
+    print(f"{pairs} records in both, {compared} deals compared, {changed} played differently")
     who = args.bot if args.bot_b in (None, args.bot) else f"{args.bot} (A) vs {args.bot_b} (B)"
-    print(f"{who}: lead per deal, A - B: {mean:+.3f} [{low:+.3f}, {high:+.3f}]")
+    print(f"{who}: lead per deal, A - B: {mean:+.3f} {interval_text(low, high, df, 3)}")
     print(f"{who}: match wins, A {wins[0]}, B {wins[1]} (of {pairs})")
     print("on the deals played differently, A - B per deal:")
     for (side, k), v in sorted(by_kind.items()):

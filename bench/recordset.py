@@ -5,15 +5,15 @@ from __future__ import annotations
 import json
 import math
 import statistics
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from belot import record
+from belot import floats, record
 from belot.bots import equity
 from belot.contracts import AT, NT
 from belot.game import Deal, DealResult, Match, SeatView
-from belot.tournament import Z95
+from belot.tournament import stats
 
 SEARCH_BOTS = ("bot:pimc", "bot:expert")  # the players of records whose decisions come from search
 
@@ -102,10 +102,33 @@ def stderr(values: Sequence[float]) -> float:
     return statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
 
 
-def mean_interval(values: list[int]) -> tuple[float, float, float]:
-    """The mean of ``values`` and its 95% interval (normal approximation): (mean, low, high)."""
-    mean, half = statistics.mean(values), Z95 * stderr(values)
-    return mean, mean - half, mean + half
+def pair_of(path: Path) -> str:
+    """The match pair of a tournament record, ``match-00012`` for ``match-00012-0.json`` and
+    ``match-00012-1.json`` (its two halves: the same cards, teams swapped); a file named otherwise
+    is a pair of its own."""
+    head, _, half = path.stem.rpartition("-")
+    return head if head.startswith("match-") and half in ("0", "1") else path.stem
+
+
+def mean_interval(clusters: Mapping[str, Sequence[float]]) -> tuple[float, float, float, int]:
+    """The mean of the values of all ``clusters`` and its 95% interval, (mean, low, high, df): the
+    interval of ``belot tournament``'s lead (`stats.clustered_mean`), cluster-robust with the
+    clusters (match pairs) as the independent units and Student's t at df = clusters - 1.  Deals of
+    one match, and the two matches of a pair, are not independent: an interval that takes them for
+    independent is too narrow.  With one cluster, low and high are nan."""
+    held = [v for v in clusters.values() if v]
+    mean, _, half = stats.clustered_mean([floats.total(v) for v in held], [len(v) for v in held])
+    return mean, mean - half, mean + half, len(held) - 1
+
+
+INTERVAL = "95% interval, clustered by match pair"
+
+
+def interval_text(low: float, high: float, df: int, digits: int) -> str:
+    """``[low, high] (95% interval, clustered by match pair, t(df))``, or why there is none."""
+    if df < 1:
+        return "[n/a, n/a] (one match pair: no interval)"
+    return f"[{low:+.{digits}f}, {high:+.{digits}f}] ({INTERVAL}, t({df}))"
 
 
 def worth(score: tuple[int, int], target: int, team: int, points: tuple[int, int]) -> tuple[int, float]:
