@@ -7,8 +7,8 @@ by deal removes the luck of the cards, which dominates the tournament's own inte
 whose play changed contribute.  For the deals both runs played (pairs of matches keep the same
 file names; a match pair stops being compared at the first deal whose cards differ, once the
 matches' lengths part), it prints ``--bot``'s mean lead per deal in A minus that in B with a 95%
-interval (``belot tournament``'s: the match pairs are the independent units), how many deals changed, and that difference on the changed deals by ``--bot``'s side and
-contract kind (in A).  It also splits them by where in the match they fall: a match pair's first
+interval (``belot tournament``'s: the match pairs are the independent units), how many deals
+changed, and that difference on the changed deals by ``--bot``'s side and contract kind (in A).  It also splits them by where in the match they fall: a match pair's first
 deal played differently is played from the same score in both runs, so its difference is the change's
 own; the deals after it are played from scores that have parted, and a bot that plays for the match
 (`expert`) plays them for different ends, so their differences add the match's reply to the first.
