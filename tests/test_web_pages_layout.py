@@ -312,7 +312,7 @@ def test_the_replay_keeps_the_focus_and_the_decisions_scroll_when_drawn_anew(bro
             break
         seen.append(el)
     names = [s[0] for s in seen]
-    for want in ("button:next", "button:end", "button:analysis", "button:team1", "li:0", "li:3"):
+    for want in ("button:next", "button:end", "button:analysis", "button:team1", "div:0", "div:3"):
         assert want in names, (want, names)
     assert [s for s in seen if not s[1]] == [], seen
 

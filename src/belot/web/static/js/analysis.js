@@ -131,12 +131,13 @@ export function panelHtml(job, deal, doc, { team, current, label }) {
   const ds = deal.decisions;
   const rows = ds.map((d, i) => {
     const best = bestOptions(d);
-    return `<li class="decision ${d.class}${i === current ? " current" : ""}" data-i="${i}" tabindex="0" role="button">
+    // the button inside the item: a list's items may be nothing but items (axe: list, aria-allowed-role)
+    return `<li><div class="decision ${d.class}${i === current ? " current" : ""}" data-i="${i}" tabindex="0" role="button">
       <span class="who">${esc(label(d.seat))}</span>
       <span>${esc(t("web.analysis.played"))} ${optionHtml(d.kind, d.chosen)}</span>
       <span class="best">${esc(t("web.analysis.best"))} ${best.map((b) => `<span class="best-option" data-option="${esc(b)}">${optionHtml(d.kind, b)}</span>`).join(", ")}</span>
       <span class="loss">${esc(t("web.analysis.loss", { loss: fmt(d.expected_loss) }))}</span>
-      <span class="cls ${d.class}">${esc(t("web.analysis.class." + d.class))}</span></li>`;
+      <span class="cls ${d.class}">${esc(t("web.analysis.class." + d.class))}</span></div></li>`;
   }).join("");
   return `<section class="analysis" id="analysis">
     <h3>${esc(t("web.analysis.title"))}</h3>

@@ -28,8 +28,10 @@ function route() {
 
 function renderChrome() {
   document.getElementById("brand").textContent = t("web.title");
-  document.getElementById("lang-label").textContent = t("web.language");
   const sel = document.getElementById("lang");
+  // named by aria-label: axe (label-title-only) took a label hidden with display:none for none, and
+  // a screen reader read the menu by its title alone
+  sel.setAttribute("aria-label", t("web.language"));
   sel.setAttribute("title", t("web.language"));
   for (const opt of sel.options) opt.textContent = t("web.lang." + opt.value);
   sel.value = language();

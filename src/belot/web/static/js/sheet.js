@@ -95,7 +95,7 @@ export function summaryHtml(result, dealNo, potIn, myTeam, seatLabel, teamOf = (
   const carried = result.pot > 0;
   return `${head}
     <p>${esc(t("web.summary.declarer"))}: ${contract}</p>
-    <table><thead><tr><th></th><th>${esc(a)}</th><th>${esc(b)}</th></tr></thead><tbody>
+    <table><thead><tr><td></td><th>${esc(a)}</th><th>${esc(b)}</th></tr></thead><tbody>
       ${row(t("term.card_points"), result.card_points)}
       ${row(t("term.declarations"), result.declarations)}
       ${row(t("term.belote"), result.belote)}
