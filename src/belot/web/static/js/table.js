@@ -70,6 +70,7 @@ export function showTable(main, tableId) {
       deadlineAt = m.deadline === null || m.deadline === undefined ? null : Date.now() + m.deadline * 1000;
       busy = false;
       noteDealChanges();
+      announce();
       render();
     } else if (m.type === "error") {
       busy = false;
@@ -102,6 +103,41 @@ export function showTable(main, tableId) {
       if (result) summary = { dealNo: d + 1, result, potIn, index: d };
     }
     if (beloteFor && !legalFor(beloteFor).belote) beloteFor = null;
+  }
+
+  /**
+   * What the state brought, in words, for a screen reader: the other seats' calls, cards,
+   * declarations and belotes since the last state, who took a closed trick, and whose turn it is
+   * now. The table is drawn anew on every state (no live region of it survives a redraw), so this
+   * is said through #announce, which stays. Nothing is said of the state the page opens with.
+   */
+  let heard = null; // {deal, calls, cards, said, turn}: how much of the deal was already said
+  function announce() {
+    const el = document.getElementById("announce");
+    const v = msg.view;
+    if (!el || !v) return;
+    const played = [...v.tricks.flatMap((tr) => tr.cards), ...v.trick];
+    // each seat's declarations then its belote, as words: a seat's list only grows during a deal
+    const said = [0, 1, 2, 3].map((seat) => [...(v.announced[seat] || []).map((k) => declName(k)),
+      ...v.belotes.filter((b) => b.seat === seat).map(() => t("term.belote"))]);
+    const now = { deal: v.deal_index, calls: v.calls.length, cards: played.length, said, turn: v.to_move };
+    const was = heard && heard.deal === now.deal ? heard : heard && { calls: 0, cards: 0, said: [[], [], [], []], turn: null };
+    heard = now;
+    if (!was) return;
+    const lines = [];
+    const by = (seat, what) => { if (seat !== me()) lines.push(`${label(seat)}: ${what}`); };
+    for (const c of v.calls.slice(was.calls)) by(c.seat, t("call." + c.call));
+    said.forEach((words, seat) => words.slice(was.said[seat].length).forEach((w) => by(seat, w)));
+    played.slice(was.cards).forEach(({ seat, card }, i) => {
+      by(seat, cardWords(card, t));
+      const closed = Math.floor((was.cards + i) / 4); // the trick this card closed, if it was its fourth
+      if ((was.cards + i) % 4 === 3 && v.tricks[closed]) lines.push(wonBy(v.tricks[closed].winner));
+    });
+    if (now.turn !== was.turn || lines.length) {
+      if (now.turn === me() && me() !== null && msg.table.status === "playing") lines.push(t(v.phase === "auction" ? "web.table.your_call" : "web.table.your_turn"));
+      else if (now.turn !== null && now.turn !== undefined && now.turn !== me()) lines.push(t("web.table.waiting_for", { name: label(now.turn) }));
+    }
+    if (lines.length) el.textContent = lines.join(". ");
   }
 
   // -- actions ----------------------------------------------------------------------------
@@ -365,7 +401,7 @@ export function showTable(main, tableId) {
     if (v.phase === "auction") {
       const log = v.calls.map((c) => `<span>${esc(shortLabel(c.seat))}: ${callHtml(c.call)}</span>`).join("");
       return `<div class="trick"></div><div class="centre-note">${esc(t("term.auction"))}</div>
-        <div class="auction-log" aria-label="${esc(t("term.auction"))}">${log}</div>`;
+        <div class="auction-log" role="group" aria-label="${esc(t("term.auction"))}">${log}</div>`;
     }
     if (v.trick.length) return `<div class="trick" id="trick">${trickCards(v.trick, null)}</div><div class="centre-note"></div>`;
     const last = v.tricks[v.tricks.length - 1];
@@ -706,6 +742,8 @@ export function showTable(main, tableId) {
     render,
     close() {
       alive = false;
+      const said = document.getElementById("announce");
+      if (said) said.textContent = "";
       clearInterval(ticker);
       document.removeEventListener("keydown", onKey);
       if (socket) socket.close();
