@@ -109,7 +109,7 @@ export function showTable(main, tableId) {
    * What the state brought, in words, for a screen reader: the other seats' calls, cards,
    * declarations and belotes since the last state, who took a closed trick, and whose turn it is
    * now. The table is drawn anew on every state (no live region of it survives a redraw), so this
-   * is said through #announce, which stays. Nothing is said of the state the page opens with.
+   * is said through #announce, which stays. Of the state the page opens with, only whose turn it is.
    */
   let heard = null; // {deal, calls, cards, said, turn}: how much of the deal was already said
   function announce() {
@@ -123,7 +123,16 @@ export function showTable(main, tableId) {
     const now = { deal: v.deal_index, calls: v.calls.length, cards: played.length, said, turn: v.to_move };
     const was = heard && heard.deal === now.deal ? heard : heard && { calls: 0, cards: 0, said: [[], [], [], []], turn: null };
     heard = now;
-    if (!was) return;
+    const turnLine = () => {
+      if (now.turn === me() && me() !== null && msg.table.status === "playing") return t(v.phase === "auction" ? "web.table.your_call" : "web.table.your_turn");
+      if (now.turn !== null && now.turn !== undefined && now.turn !== me()) return t("web.table.waiting_for", { name: label(now.turn) });
+      return "";
+    };
+    if (!was) {  // the page opens: no history read out, but whose turn it is (a person arriving at their call)
+      const turn = turnLine();
+      if (turn) el.textContent = turn;
+      return;
+    }
     const lines = [];
     const by = (seat, what) => { if (seat !== me()) lines.push(`${label(seat)}: ${what}`); };
     for (const c of v.calls.slice(was.calls)) by(c.seat, t("call." + c.call));
@@ -134,8 +143,8 @@ export function showTable(main, tableId) {
       if ((was.cards + i) % 4 === 3 && v.tricks[closed]) lines.push(wonBy(v.tricks[closed].winner));
     });
     if (now.turn !== was.turn || lines.length) {
-      if (now.turn === me() && me() !== null && msg.table.status === "playing") lines.push(t(v.phase === "auction" ? "web.table.your_call" : "web.table.your_turn"));
-      else if (now.turn !== null && now.turn !== undefined && now.turn !== me()) lines.push(t("web.table.waiting_for", { name: label(now.turn) }));
+      const turn = turnLine();
+      if (turn) lines.push(turn);
     }
     if (lines.length) el.textContent = lines.join(". ");
   }
