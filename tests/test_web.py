@@ -1252,6 +1252,7 @@ def test_a_rematchs_kept_seats_are_named_and_fit_at_phone_and_desktop_width(
             const out = [];
             for (let n = w.nextNode(); n; n = w.nextNode()) {
                 const r = n.parentElement.getBoundingClientRect();
+                if (n.parentElement.closest('.sr-only')) continue;  // said to a screen reader, not shown (#announce)
                 if (n.textContent.includes(t) && r.width > 0 && r.height > 0) out.push([r.left, r.right]);
             }
             return out; }""", kept)
