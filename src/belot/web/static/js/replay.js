@@ -94,7 +94,7 @@ export function showReplay(main, tableId) {
       const lastCall = v.calls.filter((c) => c.seat === seat).pop();
       const parts = [];
       if (lastCall) parts.push(callHtml(lastCall.call));
-      for (const cards of v.declared[seat]) parts.push(cards.map(cardShort).join(""));
+      for (const cards of v.declared[seat]) parts.push(cards.map(cardShort).join(" "));
       if (v.belotes.some((b) => b.seat === seat)) parts.push(esc(t("term.belote")));
       const turn = v.to_move === seat;
       return `<div class="area-${pos(seat)} seat pos-${pos(seat)} ${turn ? "turn" : ""}" data-seat="${seat}">
