@@ -127,8 +127,10 @@ def browser() -> Iterator[Browser]:
         b.close()
 
 
-def new_page(browser: Browser, width: int = 1280, height: int = 800, locale: str = "en-US") -> Page:
-    ctx = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
+def new_page(browser: Browser, width: int = 1280, height: int = 800, locale: str = "en-US",
+             touch: bool = False) -> Page:
+    """A page of its own context; ``touch``: a phone's, that taps and has no hover."""
+    ctx = browser.new_context(viewport={"width": width, "height": height}, locale=locale, has_touch=touch)
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))

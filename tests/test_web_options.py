@@ -194,13 +194,8 @@ LINE_PARTS = (".house-rules > summary", ".house-rules .rule-help", ".house-rules
 
 def touch_page(browser: Browser, lang: str, width: int = 360, height: int = 740) -> Page:
     """A phone's page: taps, no hover (a `title` tooltip never shows)."""
-    ctx = browser.new_context(viewport={"width": width, "height": height}, has_touch=True)
-    ctx.add_init_script(f"localStorage.setItem('belot.lang', '{lang}');")
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors  # type: ignore[attr-defined]
-    page.set_default_timeout(20_000)
+    page = new_page(browser, width, height, touch=True)
+    page.context.add_init_script(f"localStorage.setItem('belot.lang', '{lang}');")
     return page
 
 
