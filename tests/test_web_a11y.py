@@ -279,7 +279,7 @@ def test_a_screen_reader_hears_the_other_players_calls_cards_and_turn(browser: B
                 hear("Your turn" if view["phase"] == "play" else "Your call", "endsWith")
                 # played through the API, as the others: a click could meet a declaration or belote question
                 post(server, f"/api/tables/{table.id}/action", {"token": table.tokens[0], "action": table.choose(view, "plain")})
-                page.wait_for_function("!/(Your call|Your turn)$/.test(document.getElementById('announce').textContent)")
+                # no wait for the text to change: after a declaration the turn stays ours and nothing new is said
                 continue
             action = table.choose(view, "plain")
             post(server, f"/api/tables/{table.id}/action", {"token": table.tokens[seat], "action": action})
