@@ -219,6 +219,24 @@ def test_the_layout_check_finds_a_chip_out_of_its_plate(browser: Browser, auctio
     page.context.close()
 
 
+@pytest.mark.parametrize("contract", ["C", "D", "H", "S", "NT", "AT"])
+def test_every_contracts_chip_stays_whole_on_a_side_seats_plate(browser: Browser, server: Server, contract: str) -> None:
+    """A CI run's random deal had a bot at a side seat bid diamonds: at 360 px "◆ Diamonds" filled
+    the 89 px plate to the pixel and broke in two (the fixtures above always bid clubs).  Each
+    contract, bid from a side seat, stays whole and inside the plate in every language."""
+    table = ScriptedTable(server)
+    while (nxt := table.to_move()) is not None and nxt[0] != 1:
+        post(server, f"/api/tables/{table.id}/action", {"token": table.tokens[nxt[0]], "action": {"call": "pass"}})
+    post(server, f"/api/tables/{table.id}/action", {"token": table.tokens[1], "action": {"call": contract}})
+    pages = [table.open(browser, 360, 740, lang) for lang in LANGS]
+    for page in pages:
+        page.wait_for_selector(".seat.pos-right .chip.contract")
+    assert layout_faults_of(pages) == [[]] * len(LANGS)
+    for page in pages:
+        page.context.close()
+    table.close()
+
+
 @pytest.mark.parametrize("width", [360, 412, 600])
 def test_phone_house_rule_checkboxes_are_finger_sized_by_their_labels(browser: Browser, server: Server, width: int) -> None:
     """The new table's house-rule checkboxes are 13 px: on a phone each is hit through its label,
