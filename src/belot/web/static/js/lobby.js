@@ -124,7 +124,9 @@ export function showLobby(main) {
   function render() {
     if (!choice) choice = [null, bots.default, bots.default, bots.default];
     // The lobby renders again when its lists arrive: whoever is typing in the form keeps the focus
-    // and the caret (else the next keys went nowhere).
+    // and the caret or selection (else the next keys went nowhere, or "1" typed over a selected "151"
+    // made "1151"). So the target is a text field with a numeric keyboard: a number field hides its
+    // selection from the page.
     const active = document.activeElement;
     const typing = active && active.id && main.contains(active) ? active.id : null;
     let caret = null;
@@ -144,7 +146,7 @@ export function showLobby(main) {
           ${[1, 2, 3].map((s) => `<label for="seat${s}">${esc(t("web.lobby.seat", { n: s + 1 }))}</label>
             <select id="seat${s}" data-seat="${s}">${seatOptions(choice[s])}</select>`).join("")}
           <label for="target">${esc(t("web.lobby.target"))}</label>
-          <input id="target" type="number" min="1" max="10000" step="1" value="${esc(target)}">
+          <input id="target" type="text" inputmode="numeric" pattern="[0-9]{1,5}" maxlength="5" required value="${esc(target)}">
           <label for="timer">${esc(t("web.lobby.turn_timer"))}</label>
           <select id="timer">${[0, 15, 30, 60, 120].map((n) => `<option value="${n}"${n === timer ? " selected" : ""}>${
             esc(n ? t("web.lobby.seconds", { n }) : t("web.lobby.no_timer"))}</option>`).join("")}</select>
