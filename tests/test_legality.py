@@ -88,18 +88,20 @@ def test_match_apply_accepts_exactly_the_legal_actions():
 
 
 def test_five_card_record_cannot_end_in_a_contract():
-    """R2.3: a deal known by its first five cards only can end only with four passes, so the
-    pass that would close a contract is neither offered nor accepted."""
+    """R2.3: a deal known by its first five cards only can end only with four passes, so no bid is
+    offered or accepted. It once refused only the pass that would close a contract, and a walk
+    through the legal actions could then reach an auction with none (AT kontra rekontra pass pass)."""
     rng = random.Random(3)
     hands = [h[:5] for h in deal_hands(rng, 0)]
     d = Deal(0, hands)
-    d.apply(CALL_BASE + 1)  # clubs
-    d.apply(CALL_BASE)
-    d.apply(CALL_BASE)
-    assert CALL_BASE not in d.legal_actions()
-    assert_apply_matches_legal(d)
-    with pytest.raises(RuleError, match=r"R2\.3"):
+    for call in range(1, 7):  # the six bids; kontra and rekontra have no contract to double (R3.3)
+        with pytest.raises(RuleError, match=r"only be passed by all four \(R2\.3\)"):
+            d.apply(CALL_BASE + call)
+    for _ in range(4):
+        assert d.legal_actions() == [CALL_BASE]
+        assert_apply_matches_legal(d)
         d.apply(CALL_BASE)
+    assert d.is_over and d.result is not None
 
 
 @pytest.mark.parametrize(("auction", "where"), [

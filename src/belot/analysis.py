@@ -345,10 +345,16 @@ def decisions_of(played: Deal) -> list[_Step]:
         view = d.view(seat)
         legal = view.legal_actions
         if d.phase != PLAY:
+            five = len(d.dealt[0]) < 8
+            if five:
+                # A record of an all-pass deal may hold five cards a hand (R2.3): the deal can only
+                # go on with passes, but at the table the seat had every call of the auction open.
+                mask = d.auction.legal_mask()
+                legal = tuple(CALL_BASE + c for c in range(REKONTRA + 1) if mask >> c & 1)
+                view = replace(view, legal_actions=legal)
             if len(legal) > 1:
-                # a record of an all-pass deal may hold five cards a hand (R2.3): no open cards then
-                truth = (World(tuple(mask_of(h) for h in d.dealt), ((), (), (), ()))  # type: ignore[arg-type]
-                         if len(d.dealt[0]) == 8 else None)
+                # no open cards in a five-card record: its last three cards were never dealt
+                truth = None if five else World(tuple(mask_of(h) for h in d.dealt), ((), (), (), ()))  # type: ignore[arg-type]
                 steps.append(_Step(CALL, seat, i, n_calls, None, None, view, a, truth))
             d.apply(a)
             n_calls += 1

@@ -407,12 +407,13 @@ class Deal:
         return options
 
     def _call_mask(self) -> int:
-        """R3.1-R3.4: the calls the seat to move may make (9 bits).  A record of a deal that holds
-        only the first five cards of each hand (R2.3) can only end with all four passing."""
-        a = self.auction
-        mask = a.legal_mask()
-        if len(self.dealt[0]) < 8 and a.contract != NO_CONTRACT and a.passes == 2:
-            mask &= ~(1 << PASS)
+        """R3.1-R3.4: the calls the seat to move may make (9 bits).  A deal that holds only the
+        first five cards of each hand (R2.3, an all-pass record) can only be four passes: a bid would
+        lead to a contract with no last three cards to play it with (or, once refused, to an auction
+        with no legal call left)."""
+        mask = self.auction.legal_mask()
+        if len(self.dealt[0]) < 8:
+            mask &= 1 << PASS
         return mask
 
     def _refusal(self, action: object) -> RuleError:
@@ -429,8 +430,8 @@ class Deal:
             call = action - CALL_BASE
             if self.auction.legal_mask() >> call & 1:
                 return RuleError(
-                    f"{what} is not possible: a contract would be played but the record "
-                    "holds only the first five cards of each hand", "R2.3")
+                    f"{what} is not possible: the deal holds only the first five cards of each hand, "
+                    "so it can only be passed by all four", "R2.3")
             return RuleError(*self.auction.explain(call))
         if CALL_BASE <= action < DECLARE_BASE:
             return RuleError(f"{what} is not legal: the auction is over", "R3.6")
