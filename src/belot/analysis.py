@@ -33,7 +33,7 @@ from .bots.sampling import FIT_BUDGET, Knowledge, World, sample, sample_auction
 from .cards import mask_of
 from .contracts import CONTRACT_NAMES
 from .floats import total
-from .game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, PLAY, Deal, Match, SeatView, action_name
+from .game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, PLAY, Deal, Match, SeatView, action_name, call_actions
 from .scoring import REDEAL, deal_result
 
 CARD, CALL, DECLARATION, BELOTE = "card", "call", "declaration", "belote"
@@ -349,8 +349,7 @@ def decisions_of(played: Deal) -> list[_Step]:
             if five:
                 # A record of an all-pass deal may hold five cards a hand (R2.3): the deal can only
                 # go on with passes, but at the table the seat had every call of the auction open.
-                mask = d.auction.legal_mask()
-                legal = tuple(CALL_BASE + c for c in range(REKONTRA + 1) if mask >> c & 1)
+                legal = call_actions(d.auction.legal_mask())
                 view = replace(view, legal_actions=legal)
             if len(legal) > 1:
                 # no open cards in a five-card record: its last three cards were never dealt

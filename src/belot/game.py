@@ -66,6 +66,11 @@ AUCTION, PLAY, OVER = "auction", "play", "over"
 _CALL_ACTIONS: tuple[tuple[int, ...], ...] = tuple(
     tuple(CALL_BASE + c for c in range(NUM_CALLS) if m >> c & 1) for m in range(1 << NUM_CALLS)
 )
+
+
+def call_actions(mask: int) -> tuple[int, ...]:
+    """The call actions of a 9-bit mask of calls (an `Auction.legal_mask()`), in order."""
+    return _CALL_ACTIONS[mask]
 _CARDS_LOW, _CARDS_MID, _CARDS_HIGH = _SLICE_CARDS  # the cards of each 11-bit slice of a mask
 _KQ = tuple((0b11 << (8 * s + QUEEN)) for s in range(4))  # queen and king of each suit
 _QUEENS = sum(1 << (8 * s + QUEEN) for s in range(4))
@@ -843,5 +848,5 @@ def _explain_declaration(i: int, hand: int, announced: list[int]) -> str:
 __all__ = [
     "AUCTION", "BELOTE_BASE", "BELOTE_POINTS", "BID_BASE", "CALL_BASE", "CARD_BASE", "CHANCE",
     "DECLARE_BASE", "KONTRA", "NUM_ACTIONS", "OVER", "PASS", "PLAY", "REKONTRA", "SUIT_MASKS", "TERMINAL",
-    "Deal", "DealResult", "Match", "SeatView", "action_name", "deal_hands",
+    "Deal", "DealResult", "Match", "SeatView", "action_name", "call_actions", "deal_hands",
 ]
