@@ -1054,6 +1054,36 @@ def test_a_selection_in_the_lobby_form_outlives_the_lists_arriving(browser: Brow
     page.context.close()
 
 
+@pytest.mark.parametrize("lang", ["tr", "bg", "en"])
+def test_a_target_that_is_no_whole_number_from_1_to_the_largest_is_refused_in_the_pages_language(
+        browser: Browser, server: Server, lang: str) -> None:
+    """The target field takes a whole number from 1 to game.MAX_TARGET. A typed "0" made a table to
+    151 (the page read it as no number); anything else out of range is kept from being sent with
+    the reason in the page's language, and no table is made."""
+    from belot.game import MAX_TARGET
+    from belot.i18n import catalog
+
+    page = new_page(browser, width=360)
+    page.context.add_init_script(f"localStorage.setItem('belot.lang', '{lang}');")
+    page.goto(server.url + "/")
+    page.wait_for_load_state("networkidle")
+    before = len(server.get("/api/tables?all=1")["tables"])
+    reason = catalog(lang)["web.lobby.target_range"].replace("{n}", str(MAX_TARGET))
+    for typed in ("", "0", "00", "abc", "1e3", "-5", "2.5", " 7", str(MAX_TARGET + 1)):
+        page.fill("#target", typed)
+        page.click("#create-btn")
+        assert page.evaluate("document.querySelector('#target').validationMessage") == reason, typed
+        assert page.url.rstrip("/") == server.url, typed
+    assert len(server.get("/api/tables?all=1")["tables"]) == before
+    page.fill("#target", str(MAX_TARGET))
+    assert page.evaluate("document.querySelector('#target').validationMessage") == ""
+    page.click("#create-btn")
+    page.wait_for_selector(".felt")
+    assert server.get(f"/api/tables/{table_id(page)}")["table"]["target"] == MAX_TARGET
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
 def test_phone_header_names_watching_and_trick_count(browser: Browser, server: Server) -> None:
     """Issue 21 (13): on a phone the Bulgarian header stays one line, seat names are whole, the
     spectator's "You are watching" is inside the felt, and the table counts the tricks."""

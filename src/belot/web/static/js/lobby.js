@@ -11,6 +11,16 @@ import { EXCLUSIVE, HOUSE_RULES, houseRulesFieldset, optionsHtml } from "./optio
 const NAME_KEY = "belot.name";
 /** The longest name the server takes (server/names.py MAX_NAME): a longer one typed was refused. */
 export const MAX_NAME = 32;
+/** The largest match target a new game takes (game.py MAX_TARGET). */
+export const MAX_TARGET = 10000;
+const TARGET_RE = /^[1-9][0-9]*$/;
+
+/** The target field says in the page's language when it holds no whole number from 1 to MAX_TARGET
+ * (the browser then keeps the form from being sent; "0" was sent as 151). */
+function checkTarget(input) {
+  const ok = TARGET_RE.test(input.value) && +input.value <= MAX_TARGET;
+  input.setCustomValidity(ok ? "" : t("web.lobby.target_range", { n: MAX_TARGET }));
+}
 
 export function myName() {
   return localStorage.getItem(NAME_KEY) || "";
@@ -146,7 +156,7 @@ export function showLobby(main) {
           ${[1, 2, 3].map((s) => `<label for="seat${s}">${esc(t("web.lobby.seat", { n: s + 1 }))}</label>
             <select id="seat${s}" data-seat="${s}">${seatOptions(choice[s])}</select>`).join("")}
           <label for="target">${esc(t("web.lobby.target"))}</label>
-          <input id="target" type="text" inputmode="numeric" pattern="[0-9]{1,5}" maxlength="5" required value="${esc(target)}">
+          <input id="target" type="text" inputmode="numeric" maxlength="5" value="${esc(target)}">
           <label for="timer">${esc(t("web.lobby.turn_timer"))}</label>
           <select id="timer">${[0, 15, 30, 60, 120].map((n) => `<option value="${n}"${n === timer ? " selected" : ""}>${
             esc(n ? t("web.lobby.seconds", { n }) : t("web.lobby.no_timer"))}</option>`).join("")}</select>
@@ -176,7 +186,9 @@ export function showLobby(main) {
     if (nameInput) nameInput.addEventListener("input", () => localStorage.setItem(NAME_KEY, nameInput.value.trim()));
     main.querySelectorAll("select[data-seat]").forEach((sel) =>
       sel.addEventListener("change", () => { choice[+sel.dataset.seat] = sel.value; touched = true; }));
-    main.querySelector("#target").addEventListener("input", (e) => { target = e.target.value; });
+    const targetInput = main.querySelector("#target");
+    checkTarget(targetInput);
+    targetInput.addEventListener("input", () => { target = targetInput.value; checkTarget(targetInput); });
     main.querySelector("#timer").addEventListener("change", (e) => { timer = +e.target.value; });
     main.querySelectorAll("input[data-option]").forEach((box) => box.addEventListener("change", () => {
       const opt = box.dataset.option;
@@ -200,7 +212,7 @@ export function showLobby(main) {
     const name = nameInput ? nameInput.value.trim() : "";
     if (nameInput) localStorage.setItem(NAME_KEY, name);
     const seats = ["human", ...[1, 2, 3].map((s) => main.querySelector(`#seat${s}`).value)];
-    const tgt = parseInt(main.querySelector("#target").value, 10) || 151;
+    const tgt = Number(main.querySelector("#target").value);  // checkTarget let only 1..MAX_TARGET through
     try {
       const turnTimer = +main.querySelector("#timer").value || null;
       const options = HOUSE_RULES.filter((o) => chosen.has(o));
