@@ -27,6 +27,9 @@ rematch = test_web.rematch  # a rematch whose seats 1-3 are kept for their playe
 
 
 def toast_after(page: Page, selector: str) -> str:
+    """The toast a click on `selector` brings. An earlier toast stays up 3.5 s: it must be gone first, or
+    its words would be read as this click's answer (a CI run read the previous refusal that way)."""
+    page.wait_for_selector("#toast", state="hidden", timeout=10_000)
     page.click(selector)
     page.wait_for_selector("#toast:not(.hidden)")
     return page.inner_text("#toast")
