@@ -1175,15 +1175,20 @@ def finished_bot_game(server: Server, target: int = 1) -> str:
     return tid
 
 
-def inject_analysis(server: Server, tid: str) -> dict[str, Any]:
-    """The game's analysis (one world a decision: quick), stored as the server would store it."""
-    import sqlite3
-
+def analysis_of(server: Server, tid: str) -> dict[str, Any]:
+    """The game's analysis (one world a decision: quick), as the server would compute it."""
     from belot.analysis import Analyst, analyze_match
     from belot.record import replay
 
     record = server.get(f"/api/tables/{tid}/record")
-    doc = analyze_match(replay(record), record["players"], analyst=Analyst(0, 1, 1)).to_json()
+    return analyze_match(replay(record), record["players"], analyst=Analyst(0, 1, 1)).to_json()
+
+
+def inject_analysis(server: Server, tid: str, doc: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The game's analysis (``doc``, else computed by `analysis_of`), stored as the server would store it."""
+    import sqlite3
+
+    doc = analysis_of(server, tid) if doc is None else doc
     total = sum(len(d["decisions"]) for d in doc["deals"])
     with sqlite3.connect(server.db) as con:
         con.execute("insert into belot_analyses values (?, 'done', ?, ?, ?, ?)",
@@ -1243,6 +1248,54 @@ def test_the_analysis_of_a_finished_game_in_the_replay(browser: Browser, server:
         if os.environ.get("BELOT_WRITE_SCREENSHOTS") == "1" or os.environ.get("BELOT_ANALYSIS_SHOTS"):
             folder = Path(os.environ.get("BELOT_ANALYSIS_SHOTS") or SCREENSHOTS)
             page.locator("#analysis").screenshot(path=str(folder / f"analysis-{width}.png"))
+    page.context.close()
+
+
+def test_a_picked_belote_decision_is_the_one_marked_current(browser: Browser, server: Server) -> None:
+    """A belote is a decision of its own, made at its card's step (after the card's, or alone where the
+    card was forced). Picking it marked the card's decision, or none, as current: a person saw another
+    row lit than the one picked (and a CI run waited for the picked row in vain). Every decision picked,
+    from the list or the chart, is the one marked; the best cards shown stay those of the step's card."""
+    for _ in range(80):  # the server deals at random: bot games until one deal has a belote decision
+        tid = finished_bot_game(server)
+        doc = analysis_of(server, tid)
+        deal = next((d for d in doc["deals"] if any(x["kind"] == "belote" for x in d["decisions"])), None)
+        if deal is not None:
+            break
+    assert deal is not None, "no belote in 80 deals of random bots"
+    inject_analysis(server, tid, doc)
+    page = new_page(browser)
+    page.goto(f"{server.url}/replay/{tid}?analysis")
+    page.wait_for_selector("#analysis-chart")
+    for _ in range(deal["deal"]):
+        page.click("[data-go='nextdeal']")
+    page.wait_for_selector(f"#analysis-decisions .decision >> nth={len(deal['decisions']) - 1}")
+    assert page.locator("#analysis-decisions .decision").count() == len(deal["decisions"])
+    for i, d in enumerate(deal["decisions"]):
+        where = "#analysis-decisions .decision" if i % 2 else "#analysis-chart .pt"
+        page.click(f"{where}[data-i='{i}']")
+        page.wait_for_selector(f"#analysis-decisions .decision.current[data-i='{i}']")
+        assert page.locator("#analysis-decisions .decision.current").count() == 1
+        assert page.locator(f"#analysis-chart .pt.current[data-i='{i}']").count() == 1
+        if d["kind"] != "belote":
+            continue
+        # the step's own decision (its card's, or a declaration made with it): None where the card was forced
+        mine = next((j for j, x in enumerate(deal["decisions"]) if x["kind"] != "belote" and x["play"] == d["play"]), None)
+        own = deal["decisions"][mine] if mine is not None else None
+        marked = page.locator(".replay .card-slot.best-card").evaluate_all("els => els.map(e => e.dataset.card)")
+        if own is None or own["kind"] != "card":
+            assert marked == []
+        else:
+            top = max(o["expected"] for o in own["options"])
+            assert set(marked) == {o["action"] for o in own["options"] if o["expected"] >= top - 1e-6}
+        # a step away and back by the keys: the step's own decision is current again, not the belote
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowLeft")
+        if mine is None:
+            page.wait_for_selector("#analysis-decisions .decision.current", state="detached")
+        else:
+            page.wait_for_selector(f"#analysis-decisions .decision.current[data-i='{mine}']")
+    assert page.errors == []  # type: ignore[attr-defined]
     page.context.close()
 
 

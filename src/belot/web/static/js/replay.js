@@ -46,6 +46,7 @@ export function showReplay(main, tableId) {
   let analysisOn = new URLSearchParams(location.search).has("analysis");
   let job = null;
   let team = 0;
+  let picked = -1;   // the decision last picked in the analysis list or chart (its index in the deal)
   let unfollow = null;
 
   const names = () => (data.record.players || [null, null, null, null]);
@@ -60,6 +61,7 @@ export function showReplay(main, tableId) {
     dealIdx = Math.max(0, Math.min(i, data.record.deals.length - 1));
     steps = data.steps[dealIdx];
     step = atEnd ? steps.length - 1 : 0;
+    picked = -1;
   }
 
   function render() {
@@ -79,15 +81,19 @@ export function showReplay(main, tableId) {
     const dealAnalysis = doc ? doc.deals.find((d) => d.deal === dealIdx) : undefined;
     const decisions = dealAnalysis ? dealAnalysis.decisions : [];
     const recordDeal = data.record.deals[dealIdx];
-    const current = analysisOn ? decisions.findIndex((d) => stepOf(d, recordDeal) === step && d.kind !== "belote") : -1;
-    const bestCards = current >= 0 && decisions[current].kind === "card" ? new Set(bestOptions(decisions[current])) : new Set();
+    // The decision of this step whose best cards are shown: its call, declaration or card, not the
+    // belote that came with the card. The one marked current is the one picked, where it is of this step
+    // (a belote, or a belote without a card decision: its card was forced), else that one.
+    const made = analysisOn ? decisions.findIndex((d) => stepOf(d, recordDeal) === step && d.kind !== "belote") : -1;
+    const current = analysisOn && picked >= 0 && picked < decisions.length && stepOf(decisions[picked], recordDeal) === step ? picked : made;
+    const bestCards = made >= 0 && decisions[made].kind === "card" ? new Set(bestOptions(decisions[made])) : new Set();
     const now = steps[step];
     const v = now.view;
     const played = playedIn(v);
     const shownTrick = trickShown(v, now);
     const seats = [0, 1, 2, 3].map((seat) => {
       const hand = sortHand(v.hands[seat], result && result.contract);
-      const best = current >= 0 && decisions[current].seat === seat ? bestCards : new Set();
+      const best = made >= 0 && decisions[made].seat === seat ? bestCards : new Set();
       const cards = hand.map((c) => `<div class="card-slot ${played.has(c) ? "played" : ""} ${best.has(c) ? "best-card" : ""}" data-card="${c}">${cardFace(c, cardWords(c, t))}</div>`).join("");
       const chips = [];
       if (v.dealer === seat) chips.push(`<span class="chip dealer">${esc(t("term.dealer"))}</span>`);
@@ -146,7 +152,7 @@ export function showReplay(main, tableId) {
     const again = focused && main.querySelector(focused);
     if (again) again.focus({ preventScroll: true });
     main.querySelectorAll("[data-go]").forEach((b) => b.addEventListener("click", () => go(b.dataset.go)));
-    const jump = (i) => { step = stepOf(decisions[i], recordDeal); render(); };
+    const jump = (i) => { picked = i; step = stepOf(decisions[i], recordDeal); render(); };
     main.querySelectorAll("#analysis .pt, #analysis .decision").forEach((el) => {
       el.addEventListener("click", () => jump(Number(el.dataset.i)));
       el.addEventListener("keydown", (ev) => {  // a decision is a button: Enter or Space picks it
@@ -176,6 +182,7 @@ export function showReplay(main, tableId) {
   }
 
   function go(where) {
+    picked = -1;  // a step by the controls or the keys: the step's own decision is current
     if (where === "next") step = Math.min(step + 1, steps.length - 1);
     else if (where === "prev") step = Math.max(step - 1, 0);
     else if (where === "start") step = 0;
