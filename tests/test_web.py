@@ -17,6 +17,7 @@ flaw depended on it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -532,18 +533,20 @@ class ScriptedTable:
             self.tokens.append(post(server, f"/api/tables/{self.id}/join", {"seat": seat, "name": names[seat]})["token"])
         # The other three players are connected, as at a real table (no "offline" marks).
         ws = server.url.replace("http://", "ws://")
-        self.sockets = [connect(f"{ws}/api/tables/{self.id}/ws?token={tok}", max_queue=None) for tok in self.tokens[1:]]
+        self._open = contextlib.ExitStack()  # each socket entered (websockets 17 warns of one that is not)
+        self.sockets = [self._open.enter_context(connect(f"{ws}/api/tables/{self.id}/ws?token={tok}", max_queue=None))
+                        for tok in self.tokens[1:]]
 
     @classmethod
     def seat_zero_of(cls, server: Server, table_id: str, token: str) -> ScriptedTable:
         """A table that exists already (a rematch), driven with seat 0's token only, no sockets."""
         table = cls.__new__(cls)
         table.server, table.id, table.tokens, table.sockets = server, table_id, [token], []
+        table._open = contextlib.ExitStack()
         return table
 
     def close(self) -> None:
-        for sock in self.sockets:
-            sock.close()
+        self._open.close()
 
     def state(self, seat: int) -> dict[str, Any]:
         return self.server.get(f"/api/tables/{self.id}/state?token={self.tokens[seat]}")
