@@ -1239,8 +1239,10 @@ def test_the_analysis_of_a_finished_game_in_the_replay(browser: Browser, server:
     assert page.errors == []  # type: ignore[attr-defined]
 
     for width, height in ((360, 740), (1280, 800)):
+        page.evaluate("window.__chart = document.querySelector('#analysis-chart')")
         page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(400)  # the chart is drawn again for the new width
+        # the chart is drawn again for the new width (150 ms after the last resize event)
+        page.wait_for_function("document.querySelector('#analysis-chart') !== window.__chart")
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), width
         out = page.locator("#analysis, #analysis *").evaluate_all("""els => els.filter(e => {
             const r = e.getBoundingClientRect();
