@@ -46,7 +46,7 @@ PAGES = (
     ".analysis-summary .player > *", ".analysis-summary .cls",
     ".lobby > .box", ".box h2", ".box label", ".box input", ".box select", ".box p", ".box > button",
     ".table-list li", ".table-list li > *", ".table-list .row > *", ".table-list .seats > span",
-    ".house-rules-form legend", ".house-rule .name", ".house-rule .help", "#toast", ".topbar > :not(#account-link)",
+    ".house-rules-form legend", ".house-rule .name", ".house-rule .help", "#toast", ".topbar > :not(#account-link):not(.sr-only)",
     "#topbar-extra > *", "#account-link a",
 )
 
@@ -336,3 +336,40 @@ def test_the_replay_keeps_the_focus_and_the_decisions_scroll_when_drawn_anew(bro
     assert page.evaluate("document.activeElement.dataset.team") == "1", page.evaluate(ACTIVE)
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()
+
+
+def test_every_page_has_one_heading_of_its_name_and_the_window_title_says_it(
+        browser: Browser, server: Server, analysed: str) -> None:
+    """A screen reader lists a page's headings and names a tab by its title: the pages had h2s only,
+    and every window was titled "Belot". Each page has one h1, its name in the page's language (read,
+    not shown), and the window's title says it, after a link followed in the page and after a change
+    of language too."""
+    tid = post(server, "/api/tables", {"seats": ["human", "bot:random", "bot:random", "bot:random"]})["table"]["id"]
+    for lang in LANGS:
+        words = catalog(lang)
+        names = {
+            "/": words["web.page.lobby"],
+            f"/t/{tid}": words["web.page.table"].format(id=tid),
+            f"/replay/{analysed}": f"{words['web.replay.title']} {analysed}",
+            "/account": words["web.page.account"],
+            "/leaderboard": words["web.account.leaderboard"],
+            "/u/Zehra%20Nur": "Zehra Nur",
+        }
+        page = new_page(browser, width=360, height=740)
+        page.context.add_init_script(f"localStorage.setItem('belot.lang', '{lang}');")
+        for path, name in names.items():
+            page.goto(server.url + path)
+            page.wait_for_function("([t]) => document.title === t", arg=[f"{name} · {words['web.title']}"])
+            assert page.locator("h1").count() == 1, path
+            assert page.locator("h1").text_content() == name, path
+            assert page.locator("h1").evaluate("e => e.closest('header') !== null")  # in a landmark
+        page.click("#brand")  # a link followed in the page: no load, the name follows
+        page.wait_for_function("([t]) => document.title === t", arg=[f"{names['/']} · {words['web.title']}"])
+        assert page.locator("h1").text_content() == names["/"]
+        other = "en" if lang != "en" else "tr"
+        page.select_option("#lang", other)
+        lobby = catalog(other)["web.page.lobby"]
+        page.wait_for_function("([t]) => document.title === t", arg=[f"{lobby} · {catalog(other)['web.title']}"])
+        assert page.locator("h1").text_content() == lobby
+        assert not page.errors  # type: ignore[attr-defined]
+        page.context.close()

@@ -24,6 +24,26 @@ function route() {
   else if (/^\/leaderboard\/?$/.test(path)) page = showLeaderboard(main);
   else if (/^\/account\/?$/.test(path)) page = showAccount(main);
   else page = showLobby(main);
+  renderHeading();
+}
+
+/** The page's name in the page's language: its one h1 (read by a screen reader, not shown) and the
+ * window's title, which a tab, the history and a screen reader name the page by. */
+function pageName() {
+  const path = location.pathname;
+  let m;
+  if ((m = path.match(/^\/t\/([\w-]+)\/?$/))) return t("web.page.table", { id: m[1] });
+  if ((m = path.match(/^\/replay\/([\w-]+)\/?$/))) return `${t("web.replay.title")} ${m[1]}`;
+  if ((m = path.match(/^\/u\/([^/]+)\/?$/))) return decodeURIComponent(m[1]);
+  if (/^\/leaderboard\/?$/.test(path)) return t("web.account.leaderboard");
+  if (/^\/account\/?$/.test(path)) return t("web.page.account");
+  return t("web.page.lobby");
+}
+
+function renderHeading() {
+  const name = pageName();
+  document.getElementById("page-h").textContent = name;
+  document.title = `${name} · ${t("web.title")}`;
 }
 
 function renderChrome() {
@@ -36,6 +56,7 @@ function renderChrome() {
   for (const opt of sel.options) opt.textContent = t("web.lang." + opt.value);
   sel.value = language();
   renderAccountLink();
+  renderHeading();
 }
 
 async function start() {
