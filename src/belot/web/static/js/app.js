@@ -11,6 +11,12 @@ import { navigate, onNavigate } from "./ui.js";
 
 let page = null; // the current page object: {render(), close()}
 
+/** A name from the address (/u/NAME): a malformed escape ("%E0%A4") is taken as typed, not an error
+ * that leaves the page blank. */
+function nameIn(part) {
+  try { return decodeURIComponent(part); } catch { return part; }
+}
+
 function route() {
   if (page && page.close) page.close();
   const main = document.getElementById("main");
@@ -20,7 +26,7 @@ function route() {
   let m;
   if ((m = path.match(/^\/t\/([\w-]+)\/?$/))) page = showTable(main, m[1]);
   else if ((m = path.match(/^\/replay\/([\w-]+)\/?$/))) page = showReplay(main, m[1]);
-  else if ((m = path.match(/^\/u\/([^/]+)\/?$/))) page = showProfile(main, decodeURIComponent(m[1]));
+  else if ((m = path.match(/^\/u\/([^/]+)\/?$/))) page = showProfile(main, nameIn(m[1]));
   else if (/^\/leaderboard\/?$/.test(path)) page = showLeaderboard(main);
   else if (/^\/account\/?$/.test(path)) page = showAccount(main);
   else page = showLobby(main);
@@ -34,7 +40,7 @@ function pageName() {
   let m;
   if ((m = path.match(/^\/t\/([\w-]+)\/?$/))) return t("web.page.table", { id: m[1] });
   if ((m = path.match(/^\/replay\/([\w-]+)\/?$/))) return `${t("web.replay.title")} ${m[1]}`;
-  if ((m = path.match(/^\/u\/([^/]+)\/?$/))) return decodeURIComponent(m[1]);
+  if ((m = path.match(/^\/u\/([^/]+)\/?$/))) return nameIn(m[1]);
   if (/^\/leaderboard\/?$/.test(path)) return t("web.account.leaderboard");
   if (/^\/account\/?$/.test(path)) return t("web.page.account");
   return t("web.page.lobby");
