@@ -1305,6 +1305,37 @@ def test_a_picked_belote_decision_is_the_one_marked_current(browser: Browser, se
     page.context.close()
 
 
+REFUSED_STORAGE = {
+    # site data blocked: any use of localStorage throws
+    "blocked": "Object.defineProperty(window, 'localStorage', "
+               "{get() { throw new DOMException('site data is blocked', 'SecurityError'); }});",
+    # a full quota: every write throws
+    "full": "Storage.prototype.setItem = function () { throw new DOMException('the quota is full', 'QuotaExceededError'); };",
+}
+
+
+@pytest.mark.parametrize("refused", sorted(REFUSED_STORAGE))
+def test_a_browser_that_refuses_its_storage_still_plays(browser: Browser, server: Server, refused: str) -> None:
+    """A browser with the site's data blocked throws on any use of localStorage, one with a full quota on
+    each write: the page read the language there before drawing anything and stayed blank, or lost the
+    token of the seat it had just been given. Now the game goes on, what the page keeps held in memory
+    for the page's life: the seat acts, the lobby lists it as the player's, the language changes."""
+    page = new_page(browser)
+    page.context.add_init_script(REFUSED_STORAGE[refused])
+    tid = create_table(page, server, name="Ayşe")
+    assert act_once(page, server, bid=True) == "call"  # the token, kept in memory, is accepted (a bid: no summary in the way)
+    page.click("#brand")  # in the page: the lobby lists the table as this browser's
+    page.wait_for_selector(f"#my-tables li[data-table='{tid}']")
+    assert page.input_value("#name") == "Ayşe"
+    page.select_option("#lang", "bg")
+    page.wait_for_function("document.querySelector('#brand').textContent === 'Белот'")
+    page.click(f"#my-tables li[data-table='{tid}'] a.primary")
+    page.wait_for_selector(".felt")
+    assert page.locator("#hand .card").count() >= 5  # seat 0's own hand: the token still holds
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.context.close()
+
+
 def test_the_analysis_of_an_unfinished_game_is_refused(server: Server) -> None:
     tid = post(server, "/api/tables", {"seats": ["human", "bot:random", "bot:random", "bot:random"]})["table"]["id"]
     with pytest.raises(urllib.error.HTTPError) as e:

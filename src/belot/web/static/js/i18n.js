@@ -1,6 +1,7 @@
 // Translations: every text on the page comes from GET /api/i18n/{lang} (src/belot/i18n/<lang>/*.json).
 
 import { cardWords } from "./cards.js";
+import { load, save } from "./store.js";
 
 export const LANGUAGES = ["tr", "bg", "en"];
 const STORE = "belot.lang";
@@ -10,7 +11,7 @@ const listeners = new Set();
 
 /** The language to start in: the one chosen before, else the browser's, else English. */
 export function initialLanguage() {
-  const saved = localStorage.getItem(STORE);
+  const saved = load(STORE);
   if (LANGUAGES.includes(saved)) return saved;
   for (const tag of navigator.languages || [navigator.language || ""]) {
     const code = String(tag).slice(0, 2).toLowerCase();
@@ -24,7 +25,7 @@ export async function setLanguage(lang) {
   if (!res.ok) throw new Error(`no catalog for ${lang}`);
   catalog = await res.json();
   current = lang;
-  localStorage.setItem(STORE, lang);
+  save(STORE, lang);
   document.documentElement.lang = lang;
   document.title = t("web.title");
   for (const fn of listeners) fn(lang);

@@ -7,6 +7,7 @@ import { navigate, oneAtATime, toast } from "./ui.js";
 import { botName, seatName } from "./names.js";
 import { whoami } from "./account.js";
 import { EXCLUSIVE, HOUSE_RULES, houseRulesFieldset, optionsHtml } from "./options.js";
+import { load, save } from "./store.js";
 
 const NAME_KEY = "belot.name";
 /** The longest name the server takes (server/names.py MAX_NAME): a longer one typed was refused. */
@@ -23,7 +24,12 @@ function checkTarget(input) {
 }
 
 export function myName() {
-  return localStorage.getItem(NAME_KEY) || "";
+  return load(NAME_KEY) || "";
+}
+
+/** The name a guest typed, offered again next time. */
+export function rememberName(name) {
+  save(NAME_KEY, name);
 }
 
 export function showLobby(main) {
@@ -183,7 +189,7 @@ export function showLobby(main) {
     }
     const nameInput = main.querySelector("#name");
     // "input", not only "change": the lobby renders again when its lists arrive, and keeps what was typed.
-    if (nameInput) nameInput.addEventListener("input", () => localStorage.setItem(NAME_KEY, nameInput.value.trim()));
+    if (nameInput) nameInput.addEventListener("input", () => save(NAME_KEY, nameInput.value.trim()));
     main.querySelectorAll("select[data-seat]").forEach((sel) =>
       sel.addEventListener("change", () => { choice[+sel.dataset.seat] = sel.value; touched = true; }));
     const targetInput = main.querySelector("#target");
@@ -210,7 +216,7 @@ export function showLobby(main) {
   const create = oneAtATime(async () => {
     const nameInput = main.querySelector("#name");
     const name = nameInput ? nameInput.value.trim() : "";
-    if (nameInput) localStorage.setItem(NAME_KEY, name);
+    if (nameInput) rememberName(name);
     const seats = ["human", ...[1, 2, 3].map((s) => main.querySelector(`#seat${s}`).value)];
     const tgt = Number(main.querySelector("#target").value);  // checkTarget let only 1..MAX_TARGET through
     try {

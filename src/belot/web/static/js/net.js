@@ -1,6 +1,8 @@
 // Talking to `belot serve` (docs/protocol.md): JSON over HTTP, and a table websocket that
 // reconnects by itself (backing off) and asks for a fresh state each time it is back.
 
+import { keys, load, remove, save } from "./store.js";
+
 export class ApiError extends Error {
   /** A refusal: its `code`, English `message` and HTTP `status`, and the `detail` and `rule` of docs/protocol.md. */
   constructor(code, message, status, detail = {}, rule = null) {
@@ -34,18 +36,15 @@ export async function api(path, body) {
 }
 
 const tokenKey = (tableId) => `belot.token.${tableId}`;
-export const savedToken = (tableId) => localStorage.getItem(tokenKey(tableId));
-export const saveToken = (tableId, token) => localStorage.setItem(tokenKey(tableId), token);
-export const forgetToken = (tableId) => localStorage.removeItem(tokenKey(tableId));
+export const savedToken = (tableId) => load(tokenKey(tableId));
+export const saveToken = (tableId, token) => save(tokenKey(tableId), token);
+export const forgetToken = (tableId) => remove(tokenKey(tableId));
 
 /** Every seat this browser holds: [{tableId, token}], from the keys saveToken wrote. */
 export function savedTokens() {
-  const out = [];
-  for (let i = 0; i < localStorage.length; i++) {
-    const key = localStorage.key(i);
-    if (key && key.startsWith("belot.token.")) out.push({ tableId: key.slice("belot.token.".length), token: localStorage.getItem(key) });
-  }
-  return out;
+  return keys().filter((key) => key.startsWith("belot.token."))
+    .map((key) => ({ tableId: key.slice("belot.token.".length), token: load(key) }))
+    .filter((seat) => seat.token !== null);
 }
 
 /**

@@ -10,7 +10,7 @@ import { optionsHtml } from "./options.js";
 import { callHtml, callMade, multiplierText, seatName, plainSeatName, botName, partnerOf, teamWord, declName } from "./names.js";
 import { sheetHtml, summaryHtml } from "./sheet.js";
 import { banner, navigate, oneAtATime, toast } from "./ui.js";
-import { joinTable, myName, MAX_NAME } from "./lobby.js";
+import { joinTable, myName, rememberName, MAX_NAME } from "./lobby.js";
 import { accountName } from "./account.js";
 
 const POSITIONS = ["bottom", "right", "top", "left"];
@@ -603,7 +603,7 @@ export function showTable(main, tableId) {
         if (input) input.focus();
         return;
       }
-      if (input) localStorage.setItem("belot.name", name);
+      if (input) rememberName(name);
       joinTable(tableId, +b.dataset.sit);
     }));
   }
