@@ -787,6 +787,46 @@ def test_phone_controls_are_finger_sized_and_the_top_bar_fits(browser: Browser, 
     page.context.close()
 
 
+HAND = """() => {
+    const hand = document.querySelector('#hand'), cs = [...hand.querySelectorAll('.card')];
+    const pad = parseFloat(getComputedStyle(hand).paddingLeft) + parseFloat(getComputedStyle(hand).paddingRight);
+    const boxes = cs.map((c) => c.getBoundingClientRect());
+    const strips = boxes.map((r, i) => (i + 1 < boxes.length ? boxes[i + 1].left : r.right) - r.left);
+    // room: the row the hand may take; hits: what a tap in the middle of each card's strip hits
+    const hits = boxes.map((r, i) => { const e = document.elementFromPoint(r.left + strips[i] / 2, r.top + r.height / 2);
+                                       return !!e && e.closest('.card') === cs[i]; });
+    return { room: hand.parentElement.clientWidth - pad, width: boxes[boxes.length - 1].width,
+             extent: boxes[boxes.length - 1].right - boxes[0].left, strips, hits, gap: boxes.length > 1
+             ? parseFloat(getComputedStyle(cs[1]).marginLeft) : 0 }; }"""
+
+
+def test_the_hand_overlaps_only_as_much_as_its_row_lacks(browser: Browser, server: Server) -> None:
+    """A fixed overlap of a third of a card left 37 px of each card to tap on a phone with room to
+    spare (five or six cards), and hid two fifths of each card on a 1280 px screen. The cards lie
+    side by side where the row has room; where it lacks room they overlap just enough to fill the
+    row, all alike; a tap in the middle of each card's part in view hits that card."""
+    table = ScriptedTable(server)
+    try:
+        for played in (1, 9, 17):  # the first trick (7 or 8 cards), the third (5 or 6), the fifth
+            table.play_cards(played)
+            for width, height in ((360, 740), (412, 900), (1280, 800)):
+                page = table.open(browser, width, height, "bg")
+                page.wait_for_selector("#hand .card")
+                m = page.evaluate(HAND)
+                n, gap = len(m["strips"]), max(m["gap"], 0)
+                if n * m["width"] + (n - 1) * gap <= m["room"] + 0.5:  # room for all, side by side
+                    assert min(m["strips"][:-1], default=m["width"]) >= m["width"] - 0.5, (width, m)
+                else:
+                    assert m["extent"] >= m["room"] - 1, (width, m)  # the row is used to its end
+                    assert max(m["strips"][:-1]) - min(m["strips"][:-1]) < 1, (width, m)
+                    assert min(m["strips"][:-1]) >= 36, (width, m)
+                assert all(m["hits"]), (width, m)
+                assert m["extent"] <= width, (width, m)
+                page.context.close()
+    finally:
+        table.close()
+
+
 def test_a_covered_control_is_not_reachable(browser: Browser, my_call: ScriptedTable) -> None:
     """The touch check itself: a layer over the call buttons fails it, naming the layer."""
     page = my_call.open(browser, 360, 740, "en")
