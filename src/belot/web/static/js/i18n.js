@@ -27,7 +27,6 @@ export async function setLanguage(lang) {
   current = lang;
   save(STORE, lang);
   document.documentElement.lang = lang;
-  document.title = t("web.title");
   for (const fn of listeners) fn(lang);
 }
 
