@@ -7,6 +7,7 @@ import signal
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from belot.auction import parse_call
 from belot.cards import SUIT_MASKS, parse_card
@@ -25,6 +26,14 @@ collect_ignore_glob = ["data/*"]
 # ignored, and an ignored signal stays ignored in every child; a handler does not (exec resets it).
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+# Hypothesis, for every property test unless it says otherwise: no deadline and no "too slow" health
+# check, both timings that a loaded 2-core CI machine (browsers and servers beside) can miss with no
+# fault in the code (a generation of hostile websocket messages failed so once, unreproduced); and
+# the blob that reruns a failure printed with it. A test's own @settings with suppress_health_check
+# replaces this list: it names too_slow itself.
+settings.register_profile("belot", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True)
+settings.load_profile("belot")
 
 
 def card(text: str) -> int:

@@ -104,7 +104,7 @@ def seated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClien
             yield client, ws, table_id, db
 
 
-@settings(max_examples=150 * SCALE, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150 * SCALE, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(message=messages)
 def test_hostile_websocket_messages_get_an_error_and_change_nothing(
         seated: tuple[TestClient, Any, str, Path], message: str | bytes) -> None:
