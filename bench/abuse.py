@@ -32,6 +32,7 @@ from pathlib import Path
 import httpx
 import websockets
 from argtypes import positive, whole
+from running import run
 
 SERVER = Path(__file__).resolve().parent.parent
 
@@ -348,4 +349,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

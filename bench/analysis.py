@@ -21,6 +21,7 @@ from typing import Any
 
 from argtypes import count, positive
 from recordset import read, record_files
+from running import run
 
 from belot.analysis import CLASSES, Analyst, DealAnalysis, analyzable, analyze_deal
 
@@ -91,4 +92,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -33,6 +33,7 @@ import time
 from pathlib import Path
 
 from argtypes import positive
+from running import run
 
 HERE = Path(__file__).resolve().parent
 ANCHOR_PACKAGES = ("belote-cli==4.9.6", "colver==0.11.1")
@@ -227,4 +228,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from argtypes import positive
 from recordset import SEARCH_BOTS, record_files, stderr, steps
+from running import run
 
 from belot.bots import make_bot
 from belot.bots.pimc import PimcBot
@@ -86,4 +87,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

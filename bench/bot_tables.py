@@ -36,6 +36,7 @@ from pathlib import Path
 import httpx
 import websockets
 from argtypes import duration, seconds
+from running import run
 from server_load import start_server  # bench/server_load.py
 
 
@@ -157,4 +158,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -16,6 +16,7 @@ import statistics
 import time
 
 from argtypes import positive
+from running import run
 
 from belot.bots import REGISTRY, make_bot
 from belot.game import Deal, SeatView, deal_hands
@@ -81,4 +82,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

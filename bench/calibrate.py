@@ -19,6 +19,7 @@ from pathlib import Path
 
 from argtypes import count
 from recordset import kind, read_all, record_files
+from running import run
 
 from belot.cards import mask_of, parse_card
 from belot.contracts import TABLES
@@ -61,4 +62,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

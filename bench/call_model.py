@@ -19,6 +19,7 @@ import math
 from pathlib import Path
 
 from recordset import kind, read_all, record_files
+from running import run
 
 from belot.bots.heuristic import contract_margins
 from belot.bots.sampling import _auction_checks
@@ -75,4 +76,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from argtypes import count
 from recordset import kind, record_files, steps
+from running import run
 
 from belot.bots.pimc import PimcBot
 from belot.bots.sampling import World
@@ -58,4 +59,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

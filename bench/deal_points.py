@@ -15,6 +15,7 @@ import collections
 import json
 
 from argtypes import bot_name, positive
+from running import run
 
 from belot.tournament.matches import MatchSpec, play_match
 
@@ -40,4 +41,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -40,6 +40,7 @@ from recordset import (
     stderr,
     team_of,
 )
+from running import run
 
 from belot.game import DealResult
 
@@ -103,4 +104,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -26,6 +26,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from argtypes import bot_name, count, positive
+from running import run
 
 from belot.bots import REGISTRY
 from belot.bots.expert import ExpertBot
@@ -110,4 +111,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -13,6 +13,7 @@ import random
 import time
 
 from argtypes import positive
+from running import run as run_script
 
 from belot.game import Deal
 
@@ -57,4 +58,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

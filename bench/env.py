@@ -18,6 +18,7 @@ import random
 import time
 
 from argtypes import positive
+from running import run as run_script
 
 from belot.env import belot_v0
 
@@ -67,4 +68,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -27,6 +27,7 @@ from typing import NamedTuple
 import numpy as np
 from argtypes import count
 from recordset import kind, read_all, record_files, team_of, worth
+from running import run
 
 from belot.auction import BID_BASE, KONTRA
 from belot.bots.heuristic import defence_strength
@@ -171,4 +172,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from argtypes import count
 from recordset import match_view, read_all, record_files, team_of, worth
+from running import run
 
 from belot.auction import KONTRA
 from belot.bots import equity
@@ -131,4 +132,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

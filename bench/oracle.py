@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 from typing import Any
 
 from argtypes import positive
+from running import run
 
 import belot.bots.pimc as pimc
 from belot.bots import REGISTRY
@@ -181,4 +181,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run(main)

@@ -41,6 +41,7 @@ from recordset import (
     stderr,
     team_of,
 )
+from running import run
 
 
 def main() -> None:
@@ -100,4 +101,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from argtypes import count, positive
 from recordset import SEARCH_BOTS, record_files, steps
+from running import run
 
 from belot.bots.pimc import _shared_solver
 from belot.bots.sampling import PLAY_EPS, Knowledge, sample
@@ -86,4 +87,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

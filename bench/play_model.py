@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 from argtypes import positive
 from recordset import SEARCH_BOTS, record_files, steps
+from running import run
 
 from belot.bots.heuristic import choose_card
 from belot.bots.sampling import PLAY_EPS, Knowledge, sample
@@ -213,4 +214,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

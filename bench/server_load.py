@@ -35,6 +35,7 @@ from pathlib import Path
 import httpx
 import websockets
 from argtypes import count, duration, positive, seconds
+from running import run as run_script
 
 
 def cpu_seconds(pid: int) -> float:
@@ -269,4 +270,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

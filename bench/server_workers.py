@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "bench"))
 import pg  # noqa: E402
+from running import run  # noqa: E402
 from server_load import cpu_seconds  # noqa: E402
 from test_server_restart import start_server  # noqa: E402
 from test_server_workers import start_haproxy  # noqa: E402
@@ -104,4 +105,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

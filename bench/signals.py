@@ -28,6 +28,7 @@ from pathlib import Path
 
 from argtypes import count
 from recordset import record_files, steps
+from running import run
 
 from belot.bots.sampling import discard_signal_broken, is_discard, master_suits
 from belot.cards import SUIT_MASKS, cards_of
@@ -78,4 +79,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

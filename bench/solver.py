@@ -19,6 +19,7 @@ import statistics
 import time
 
 from argtypes import positive
+from running import run
 
 from belot.auction import BID_BASE, PASS
 from belot.contracts import CONTRACT_NAMES
@@ -89,4 +90,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -31,6 +31,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
 from argtypes import bot_name, positive, seconds
+from running import run
 
 from belot.tournament import TournamentSpec
 from belot.tournament.duplicate import PairOutcome, TournamentResult, half_spec
@@ -170,4 +171,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run(main)

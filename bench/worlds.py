@@ -26,6 +26,7 @@ from pathlib import Path
 
 from argtypes import count, positive
 from recordset import record_files, steps
+from running import run
 
 from belot.bots import expert, make_bot, pimc
 from belot.bots.pimc import PimcBot
@@ -100,4 +101,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)
