@@ -202,23 +202,32 @@ def test_wrong_token_out_of_turn_illegal_malformed_rejected_state_unchanged(db_u
             assert ws.receive_json()["code"] == "not_your_turn"
         with client.websocket_connect(f"/api/tables/{table_id}/ws?token={tokens[to_move]}") as ws:
             assert ws.receive_json()["type"] == "state"
-            cases = [
-                ("this is not json", "bad_json"),
-                (json.dumps([1, 2]), "bad_message"),
-                (json.dumps({"type": "shout"}), "bad_message"),
-                (json.dumps({"type": "action"}), "bad_message"),
-                (json.dumps({"type": "action", "action": {"card": "QQ"}}), "bad_message"),
-                (json.dumps({"type": "action", "action": {"call": "pass"}, "extra": 1}), "bad_message"),
-                (json.dumps({"type": "action", "action": {"call": "pass"}, "seq": "0"}), "bad_message"),
-                (json.dumps({"type": "action", "action": {"call": "pass"}, "seq": 99}), "stale"),
-                (json.dumps({"type": "action", "action": {"call": "rekontra"}}), "illegal"),
-                (json.dumps({"type": "action", "action": {"declare": ["7C", "8C", "9C"]}}), "illegal"),
+            # a bad_message names the field and the reason in its detail, as over HTTP (docs/protocol.md),
+            # for a client to say it in its own language
+            pas = {"call": "pass"}
+            cases: list[tuple[str, str, dict[str, Any] | None]] = [
+                ("this is not json", "bad_json", None),
+                (json.dumps([1, 2]), "bad_message", {"reason": "not_object"}),
+                (json.dumps({"kind": "action"}), "bad_message", {"field": "type", "reason": "missing"}),
+                (json.dumps({"type": 7}), "bad_message", {"field": "type", "reason": "type"}),
+                (json.dumps({"type": "shout"}), "bad_message", {"field": "type", "reason": "invalid"}),
+                (json.dumps({"type": "action"}), "bad_message", {"field": "action", "reason": "missing"}),
+                (json.dumps({"type": "action", "action": {"card": "QQ"}}), "bad_message", {"field": "action", "reason": "invalid"}),
+                (json.dumps({"type": "action", "action": pas, "extra": 1}), "bad_message", {"field": "extra", "reason": "unknown_field"}),
+                (json.dumps({"type": "action", "action": pas, "x" * 500: 1}), "bad_message",
+                 {"field": "x" * 40 + "...", "reason": "unknown_field"}),
+                (json.dumps({"type": "action", "action": pas, "seq": "0"}), "bad_message", {"field": "seq", "reason": "type"}),
+                (json.dumps({"type": "action", "action": pas, "seq": 99}), "stale", None),
+                (json.dumps({"type": "action", "action": {"call": "rekontra"}}), "illegal", None),
+                (json.dumps({"type": "action", "action": {"declare": ["7C", "8C", "9C"]}}), "illegal", None),
             ]
-            for text, code in cases:
+            for text, code, detail in cases:
                 ws.send_text(text)
                 reply = ws.receive_json()
                 assert reply["type"] == "error" and reply["code"] == code, (text, reply)
                 assert reply["message"]
+                if detail is not None:
+                    assert reply["detail"] == detail, (text, reply)
             ws.send_bytes(b"\x00\x01")
             assert ws.receive_json()["code"] == "bad_json"
             ws.send_json({"type": "ping"})

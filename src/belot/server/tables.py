@@ -140,8 +140,12 @@ class Table:
             msg = limits.loads(text)
         except TableError as e:
             return e.to_json(self.seq)
-        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-            return TableError("bad_message", "a message is an object with a \"type\"").to_json(self.seq)
+        if not isinstance(msg, dict):
+            return TableError("bad_message", "a message is an object with a \"type\"",
+                              detail={"reason": "not_object"}).to_json(self.seq)
+        if not isinstance(msg.get("type"), str):
+            return TableError("bad_message", "a message is an object with a \"type\"", detail={
+                "field": "type", "reason": "missing" if "type" not in msg else "type"}).to_json(self.seq)
         kind = msg["type"]
         if kind == "ping":
             return {"type": "pong"}
@@ -149,12 +153,15 @@ class Table:
             conn.queue.put_nowait(self.encode_state(conn.seat))
             return None
         if kind != "action":
-            return TableError("bad_message", f"unknown message type {shown(kind)} (action, sync, ping)").to_json(self.seq)
+            return TableError("bad_message", f"unknown message type {shown(kind)} (action, sync, ping)",
+                              detail={"field": "type", "reason": "invalid"}).to_json(self.seq)
         unknown = sorted(set(msg) - {"type", "action", "seq"})
         if unknown:
-            return TableError("bad_message", f"unknown field {shown(unknown[0])} in an action message").to_json(self.seq)
+            return TableError("bad_message", f"unknown field {shown(unknown[0])} in an action message",
+                              detail={"field": shown(unknown[0], quote=False), "reason": "unknown_field"}).to_json(self.seq)
         if "action" not in msg:
-            return TableError("bad_message", "an action message needs an \"action\"").to_json(self.seq)
+            return TableError("bad_message", "an action message needs an \"action\"",
+                              detail={"field": "action", "reason": "missing"}).to_json(self.seq)
         try:
             self.submit(conn.seat, msg["action"], msg.get("seq"))
         except TableError as e:
@@ -168,9 +175,10 @@ class Table:
         try:
             action = action_from_json(action_json)
         except ProtocolError as e:
-            raise TableError("bad_message", str(e), 400) from None
+            raise TableError("bad_message", str(e), 400, detail={"field": "action", "reason": "invalid"}) from None
         if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
-            raise TableError("bad_message", f"seq must be a whole number, not {shown(seq)}", 400)
+            raise TableError("bad_message", f"seq must be a whole number, not {shown(seq)}", 400,
+                             detail={"field": "seq", "reason": "type"})
         if seat is None:
             raise TableError("spectator", "a spectator cannot act; join a seat first", 403)
         if self.status == FINISHED or self.match.is_over:
