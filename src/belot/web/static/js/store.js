@@ -15,7 +15,8 @@ function area() {
   }
 }
 
-/** The value stored under ``key``, or null. */
+/** The value stored under ``key``, or null. Memory holds only what the browser refused to store: it is
+ * the newer value; everything else is read from the browser, as another tab of the site left it. */
 export function load(key) {
   if (memory.has(key)) return memory.get(key);
   const s = area();
@@ -23,9 +24,14 @@ export function load(key) {
 }
 
 export function save(key, value) {
-  memory.set(key, String(value));
   const s = area();
-  try { if (s) s.setItem(key, String(value)); } catch { /* kept in memory */ }
+  try {
+    if (!s) throw new Error("no storage");
+    s.setItem(key, String(value));
+    memory.delete(key);
+  } catch {
+    memory.set(key, String(value));
+  }
 }
 
 export function remove(key) {
