@@ -809,9 +809,10 @@ def test_the_hand_overlaps_only_as_much_as_its_row_lacks(browser: Browser, serve
     try:
         for played in (1, 9, 17):  # the first trick (7 or 8 cards), the third (5 or 6), the fifth
             table.play_cards(played)
+            page = table.open(browser, 360, 740, "bg")
+            page.wait_for_selector("#hand .card")
             for width, height in ((360, 740), (412, 900), (1280, 800)):
-                page = table.open(browser, width, height, "bg")
-                page.wait_for_selector("#hand .card")
+                page.set_viewport_size({"width": width, "height": height})  # the CSS follows the width
                 m = page.evaluate(HAND)
                 n, gap = len(m["strips"]), max(m["gap"], 0)
                 if n * m["width"] + (n - 1) * gap <= m["room"] + 0.5:  # room for all, side by side
@@ -822,7 +823,7 @@ def test_the_hand_overlaps_only_as_much_as_its_row_lacks(browser: Browser, serve
                     assert min(m["strips"][:-1]) >= 36, (width, m)
                 assert all(m["hits"]), (width, m)
                 assert m["extent"] <= width, (width, m)
-                page.context.close()
+            page.context.close()
     finally:
         table.close()
 
