@@ -17,37 +17,40 @@ function nameIn(part) {
   try { return decodeURIComponent(part); } catch { return part; }
 }
 
+// The pages by address: how each is drawn, and its name in the page's language (its one h1, read by a
+// screen reader, not shown, and the window's title, which a tab, the history and a screen reader name
+// the page by). Anything else is the lobby.
+const ROUTES = [
+  { path: /^\/t\/([\w-]+)\/?$/, show: showTable, name: (id) => t("web.page.table", { id }) },
+  { path: /^\/replay\/([\w-]+)\/?$/, show: showReplay, name: (id) => `${t("web.replay.title")} ${id}` },
+  { path: /^\/u\/([^/]+)\/?$/, show: (main, name) => showProfile(main, nameIn(name)), name: nameIn },
+  { path: /^\/leaderboard\/?$/, show: showLeaderboard, name: () => t("web.account.leaderboard") },
+  { path: /^\/account\/?$/, show: showAccount, name: () => t("web.page.account") },
+];
+const LOBBY = { show: showLobby, name: () => t("web.page.lobby") };
+
+/** The route of the address shown, and the part of the path it takes (a table id, a name). */
+function current() {
+  for (const r of ROUTES) {
+    const m = location.pathname.match(r.path);
+    if (m) return [r, m[1]];
+  }
+  return [LOBBY, undefined];
+}
+
 function route() {
   if (page && page.close) page.close();
   const main = document.getElementById("main");
   main.innerHTML = "";
   document.getElementById("topbar-extra").innerHTML = "";
-  const path = location.pathname;
-  let m;
-  if ((m = path.match(/^\/t\/([\w-]+)\/?$/))) page = showTable(main, m[1]);
-  else if ((m = path.match(/^\/replay\/([\w-]+)\/?$/))) page = showReplay(main, m[1]);
-  else if ((m = path.match(/^\/u\/([^/]+)\/?$/))) page = showProfile(main, nameIn(m[1]));
-  else if (/^\/leaderboard\/?$/.test(path)) page = showLeaderboard(main);
-  else if (/^\/account\/?$/.test(path)) page = showAccount(main);
-  else page = showLobby(main);
+  const [{ show }, part] = current();
+  page = show(main, part);
   renderHeading();
 }
 
-/** The page's name in the page's language: its one h1 (read by a screen reader, not shown) and the
- * window's title, which a tab, the history and a screen reader name the page by. */
-function pageName() {
-  const path = location.pathname;
-  let m;
-  if ((m = path.match(/^\/t\/([\w-]+)\/?$/))) return t("web.page.table", { id: m[1] });
-  if ((m = path.match(/^\/replay\/([\w-]+)\/?$/))) return `${t("web.replay.title")} ${m[1]}`;
-  if ((m = path.match(/^\/u\/([^/]+)\/?$/))) return nameIn(m[1]);
-  if (/^\/leaderboard\/?$/.test(path)) return t("web.account.leaderboard");
-  if (/^\/account\/?$/.test(path)) return t("web.page.account");
-  return t("web.page.lobby");
-}
-
 function renderHeading() {
-  const name = pageName();
+  const [r, part] = current();
+  const name = r.name(part);
   document.getElementById("page-h").textContent = name;
   document.title = `${name} · ${t("web.title")}`;
 }

@@ -26,12 +26,13 @@ export function load(key) {
 export function save(key, value) {
   const s = area();
   try {
-    if (!s) throw new Error("no storage");
-    s.setItem(key, String(value));
-    memory.delete(key);
-  } catch {
-    memory.set(key, String(value));
-  }
+    if (s) {
+      s.setItem(key, String(value));
+      memory.delete(key);
+      return;
+    }
+  } catch { /* refused: kept in memory */ }
+  memory.set(key, String(value));
 }
 
 export function remove(key) {
