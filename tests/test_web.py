@@ -18,6 +18,7 @@ flaw depended on it.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
 import re
@@ -804,25 +805,30 @@ def test_the_hand_overlaps_only_as_much_as_its_row_lacks(browser: Browser, serve
     """A fixed overlap of a third of a card left 37 px of each card to tap on a phone with room to
     spare (five or six cards), and hid two fifths of each card on a 1280 px screen. The cards lie
     side by side where the row has room; where it lacks room they overlap just enough to fill the
-    row, all alike; a tap in the middle of each card's part in view hits that card."""
+    row, all alike; a tap in the middle of each card's part in view hits that card. In each language
+    (the same cards, but the table around them is drawn anew)."""
     table = ScriptedTable(server)
     try:
         for played in (1, 9, 17):  # the first trick (7 or 8 cards), the third (5 or 6), the fifth
             table.play_cards(played)
             page = table.open(browser, 360, 740, "bg")
             page.wait_for_selector("#hand .card")
-            for width, height in ((360, 740), (412, 900), (1280, 800)):
+            for lang, (width, height) in itertools.product(("bg", "tr", "en"), ((360, 740), (412, 900), (1280, 800))):
+                if page.evaluate("document.documentElement.lang") != lang:
+                    page.select_option("#lang", lang)  # the table drawn anew in another language
+                    page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+                    page.wait_for_selector("#hand .card")
                 page.set_viewport_size({"width": width, "height": height})  # the CSS follows the width
                 m = page.evaluate(HAND)
                 n, gap = len(m["strips"]), max(m["gap"], 0)
                 if n * m["width"] + (n - 1) * gap <= m["room"] + 0.5:  # room for all, side by side
-                    assert min(m["strips"][:-1], default=m["width"]) >= m["width"] - 0.5, (width, m)
+                    assert min(m["strips"][:-1], default=m["width"]) >= m["width"] - 0.5, (lang, width, m)
                 else:
-                    assert m["extent"] >= m["room"] - 1, (width, m)  # the row is used to its end
-                    assert max(m["strips"][:-1]) - min(m["strips"][:-1]) < 1, (width, m)
-                    assert min(m["strips"][:-1]) >= 36, (width, m)
-                assert all(m["hits"]), (width, m)
-                assert m["extent"] <= width, (width, m)
+                    assert m["extent"] >= m["room"] - 1, (lang, width, m)  # the row is used to its end
+                    assert max(m["strips"][:-1]) - min(m["strips"][:-1]) < 1, (lang, width, m)
+                    assert min(m["strips"][:-1]) >= 36, (lang, width, m)
+                assert all(m["hits"]), (lang, width, m)
+                assert m["extent"] <= width, (lang, width, m)
             page.context.close()
     finally:
         table.close()
