@@ -126,6 +126,9 @@ def test_hostile_websocket_messages_get_an_error_and_change_nothing(
         assert m["type"] in ("error", "state"), m
         if m["type"] == "error":
             assert m["code"] in ERROR_CODES and isinstance(m["message"], str) and m["message"], m
+            if m["code"] == "bad_message":  # which part was wrong, for a client's own words
+                assert m["detail"]["reason"] in ("not_object", "missing", "type", "invalid", "unknown_field"), m
+                assert m["detail"]["reason"] == "not_object" or isinstance(m["detail"]["field"], str), m
     if any(m["type"] == "state" and m["seq"] > before_state["seq"] for m in replies):
         return  # a generated action happened to be legal and was played: a change, rightly
     assert client.get(f"/api/tables/{table_id}/state").json()["view"] == before_state["view"]
