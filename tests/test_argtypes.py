@@ -4,6 +4,10 @@ argparse error naming the argument and the range, exit 2 (house rule: bad input 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -106,3 +110,28 @@ def test_serve_quotes_a_host_with_a_newline_escaped_on_one_line(tmp_path, capsys
     assert main(["serve", "--port", "0", "--db", str(tmp_path / "b.sqlite3"), "--host", "a\nb"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("belot serve: cannot listen on a\\nb:0: ") and err.count("\n") == 1, err
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs Linux's CPU affinity")
+@pytest.mark.parametrize("argv", [["tournament", "random", "random", "--deals", "3", "--json"],
+                                  ["selfplay", "--games", "2", "--out", "out"]])
+def test_more_jobs_than_cpus_run_one_process_per_cpu_and_say_so(argv: list[str], tmp_path: Path) -> None:
+    """``--jobs 1000`` started a thousand Python processes: on this 24 GiB machine the tournament
+    took every byte of memory and printed nothing in two minutes.  Given one CPU, ``--jobs 64``
+    runs one process, says so on standard error, and gives the figures of ``--jobs 1``."""
+    def run(jobs: str) -> subprocess.CompletedProcess[str]:
+        out = tmp_path / jobs
+        out.mkdir()
+        return subprocess.run([sys.executable, "-m", "belot", *argv, "--jobs", jobs], cwd=out, capture_output=True,
+                              text=True, timeout=120, preexec_fn=lambda: os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}))
+
+    many, one = run("64"), run("1")
+    assert many.returncode == one.returncode == 0, many.stderr
+    assert many.stderr.endswith(": --jobs 64: this machine gives belot 1 CPU; running 1 worker process\n"), many.stderr
+    assert one.stderr == ""
+    if argv[0] == "tournament":  # the same figures; only the decisions' times differ
+        assert {**json.loads(many.stdout), "timing": None} == {**json.loads(one.stdout), "timing": None}
+    if argv[0] == "selfplay":
+        files = sorted(p.name for p in (tmp_path / "1" / "out").iterdir())
+        assert files and files == sorted(p.name for p in (tmp_path / "64" / "out").iterdir())
+        assert all((tmp_path / "1" / "out" / f).read_bytes() == (tmp_path / "64" / "out" / f).read_bytes() for f in files)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 from collections.abc import Callable
 
 from ..errors import shown as _shown
@@ -47,3 +48,17 @@ count = whole(1, 10**9)  # deals, games, a body's bytes
 jobs = whole(1, 1024, "a number of worker processes")
 target = whole(1, MAX_TARGET, "a match target")  # game points to win a match
 index = whole(0, 10**6, "an index")  # 0-based; the command checks it against its record
+
+
+def worker_processes(prog: str, jobs: int, flag: str = "--jobs") -> int:
+    """``jobs`` local worker processes, at most one per CPU this process may use: more only slow one
+    another (the figures never depend on their number), and a thousand took every byte of memory and
+    never finished.  A note on standard error says when the number is lowered."""
+    from ..tournament.runners import usable_cpus
+
+    cpus = usable_cpus()
+    if jobs <= cpus:
+        return jobs
+    print(f"{prog}: {flag} {jobs}: this machine gives belot {cpus} CPU{'s' * (cpus > 1)}; "
+          f"running {cpus} worker process{'es' * (cpus > 1)}", file=sys.stderr)
+    return cpus

@@ -32,7 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("file", help="the record (belot-record/1 JSON); - reads standard input")
     p.add_argument("--deal", type=argtypes.index, default=None, help="analyse deal N only (0-based; default: every deal)")
     p.add_argument("--json", action="store_true", help="print the analysis as JSON (docs/analysis.md)")
-    p.add_argument("--jobs", type=argtypes.jobs, default=1, help="worker processes (default 1); figures do not depend on it")
+    p.add_argument("--jobs", type=argtypes.jobs, default=1, help="worker processes (default 1; at most one per CPU); figures do not depend on it")
     p.add_argument("--seed", type=argtypes.seed, default=0, help="seed of the sampled worlds (default 0)")
     p.set_defaults(func=run)
 
@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         return fail(PROG, str(e))
     players = _players(doc)
     total = sum(len(decisions_of(match.deals[i])) for i in done)
-    results = _analyse(doc, match, done, args.seed, args.jobs, total)
+    results = _analyse(doc, match, done, args.seed, argtypes.worker_processes(PROG, args.jobs), total)
     from ..analysis import CALL_WORLDS, PLAY_WORLDS
 
     analysis = MatchAnalysis(tuple(players), args.seed, tuple(results),

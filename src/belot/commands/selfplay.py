@@ -34,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--out", required=True, metavar="DIR", help="directory for the files (created if needed)")
     p.add_argument("--bots", nargs="+", default=["heuristic"], metavar="BOT", help="bot names (default heuristic)")
     p.add_argument("--seed", type=argtypes.seed, default=1, help="seed: same seed, same files (default 1)")
-    p.add_argument("--jobs", type=argtypes.jobs, default=1, help="worker processes (default 1)")
+    p.add_argument("--jobs", type=argtypes.jobs, default=1, help="worker processes (default 1; at most one per CPU)")
     p.add_argument("--target", type=argtypes.target, default=151, help="match target (default 151)")
     p.add_argument("--observations", action="store_true", help="also write the encoded observations (.npz)")
     p.add_argument(
@@ -82,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         return fail(PROG, f"--out: {problem}")
     try:
-        runner = make_runner(args.jobs, False if args.ray is None else args.ray)
+        jobs = argtypes.worker_processes(PROG, args.jobs) if args.ray in (None, "local") else args.jobs  # a cluster has its own
+        runner = make_runner(jobs, False if args.ray is None else args.ray)
     except RayUnavailable as e:
         return fail(PROG, str(e))
     problem = make_dir(args.out)

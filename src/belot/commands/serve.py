@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from ..server.limits import Limits
-from ._argtypes import count, jobs, seconds, whole
+from ._argtypes import count, jobs, seconds, whole, worker_processes
 from ._fail import cannot, fail
 
 PROG = "belot serve"
@@ -45,7 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="where bots decide: processes of this server (local, the default), or tasks on a Ray "
                         "cluster (ray: this machine's; ray=HOST:PORT: its head); with no cluster, local")
     p.add_argument("--bot-workers", type=jobs, default=None, metavar="N",
-                   help="processes that decide the bots' actions (default: one per core but one)")
+                   help="processes that decide the bots' actions (default: one per core but one; at most one per core)")
     p.add_argument("--bot-budget", type=_seconds, default=2.5, metavar="SECONDS",
                    help="longest a bot may take, its wait for a bot process included; then a quick bot decides instead (default 2.5)")
     limits = p.add_argument_group("limits", "what one client may ask; over a limit: HTTP 413/429 or a "
@@ -151,7 +151,8 @@ def run(args: argparse.Namespace) -> int:
         tables_per_minute=args.tables_per_minute, waiting_per_address=args.waiting_per_address,
         bot_tables=args.max_bot_tables,
     )
-    bots: Bots = BotPool(args.bot_workers, budget=args.bot_budget, inline=QUICK_BOTS)
+    workers = args.bot_workers and worker_processes(PROG, args.bot_workers, "--bot-workers")
+    bots: Bots = BotPool(workers, budget=args.bot_budget, inline=QUICK_BOTS)
     if args.bots.split("=", 1)[0] == "ray":
         from ..server.raybots import RayBots, RayUnavailable, connect
 

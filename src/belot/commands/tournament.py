@@ -33,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("bot_b", metavar="BOT_B", help="second bot")
     p.add_argument("--deals", type=argtypes.count, default=1000, help="deal pairs to play at least (default 1000)")
     p.add_argument("--seed", type=argtypes.seed, default=1, help="tournament seed: same seed, same figures (default 1)")
-    p.add_argument("--jobs", type=argtypes.jobs, default=1, help="worker processes (default 1); figures do not depend on it")
+    p.add_argument("--jobs", type=argtypes.jobs, default=1, help="worker processes (default 1; at most one per CPU); figures do not depend on it")
     p.add_argument("--target", type=argtypes.target, default=151, help="match target in game points (default 151)")
     p.add_argument("--records", metavar="DIR", help="write every match as a belot-record/1 file in DIR")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -96,7 +96,8 @@ def run(args: argparse.Namespace) -> int:
         target=args.target, records=bool(args.records), options=options,
     )
     try:
-        runner = make_runner(args.jobs, False if args.ray is None else args.ray)
+        jobs = argtypes.worker_processes(PROG, args.jobs) if args.ray in (None, "local") else args.jobs  # a cluster has its own
+        runner = make_runner(jobs, False if args.ray is None else args.ray)
     except RayUnavailable as e:
         return fail(PROG, str(e))
     problem = None if args.records is None else make_dir(args.records)

@@ -35,6 +35,7 @@ from ..bots import make_bot
 if TYPE_CHECKING:
     from .raybots import RayBots
 from ..game import SeatView
+from ..tournament.runners import usable_cpus
 
 log = logging.getLogger("belot.server")
 
@@ -85,7 +86,7 @@ def _exit_with(server_pid: int) -> None:
 
 def default_workers() -> int:
     """One worker per core, leaving one core to the server itself (at least one)."""
-    return max(1, (os.cpu_count() or 2) - 1)
+    return max(1, usable_cpus() - 1)
 
 
 @dataclass(order=True)

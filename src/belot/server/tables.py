@@ -140,12 +140,10 @@ class Table:
             msg = limits.loads(text)
         except TableError as e:
             return e.to_json(self.seq)
-        if not isinstance(msg, dict):
-            return TableError("bad_message", "a message is an object with a \"type\"",
-                              detail={"reason": "not_object"}).to_json(self.seq)
-        if not isinstance(msg.get("type"), str):
-            return TableError("bad_message", "a message is an object with a \"type\"", detail={
-                "field": "type", "reason": "missing" if "type" not in msg else "type"}).to_json(self.seq)
+        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+            detail = ({"reason": "not_object"} if not isinstance(msg, dict)
+                      else {"field": "type", "reason": "missing" if "type" not in msg else "type"})
+            return TableError("bad_message", "a message is an object with a \"type\"", detail=detail).to_json(self.seq)
         kind = msg["type"]
         if kind == "ping":
             return {"type": "pong"}

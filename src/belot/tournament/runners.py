@@ -9,9 +9,18 @@ that point are cancelled or their results dropped.
 from __future__ import annotations
 
 import contextlib
+import os
 from collections import deque
 from collections.abc import Callable, Generator, Iterator
 from typing import Any
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (a container's or ``taskset``'s share, not the host's count)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 class _Lazy:
