@@ -3,6 +3,7 @@
 import copy
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -332,6 +333,27 @@ def test_a_record_nested_too_deep_exits_2(tmp_path, capsys, command):
     assert main([command, str(p)]) == 2
     assert capsys.readouterr().err.strip() == (
         f"belot {command}: the record nests its lists and objects too deep to be read as JSON")
+
+
+_NUMBER = re.compile(r"(?<=[:\[,])(\s*)(-?\d+)(?=\s*[,\]}])")
+
+
+@pytest.mark.parametrize("command", [["replay"], ["analyze"], ["solve"], ["play", "--resume"]])
+def test_a_number_too_long_or_not_json_is_named_in_one_line(examples_dir, tmp_path, capsys, command):
+    """A record with a 5,000-digit number printed Python's traceback (``int()`` reads no more than
+    4,300 digits); NaN and Infinity, which are not JSON, were read as floats. Each is a record error."""
+    text = (examples_dir / "match-1.json").read_text(encoding="utf-8")
+    numbers = list(_NUMBER.finditer(text))
+    assert len(numbers) >= 10  # the target, each deal's dealer...
+    cases = [(m, "9" * 5000, "the record has a number 5000 digits long, too long to read") for m in numbers]
+    cases += [(numbers[i], c, f"the record is not valid JSON: {c} is not a JSON number")
+              for i, c in ((0, "NaN"), (3, "Infinity"), (-1, "-Infinity"))]
+    for m, replacement, says in cases:
+        path = tmp_path / "bad.json"
+        path.write_text(text[:m.start(2)] + replacement + text[m.end(2):], encoding="utf-8")
+        assert main([*command, str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err.endswith(f"{says}\n") and err.count("\n") == 1, (replacement[:9], err[:300])
 
 
 @pytest.mark.parametrize("command", [["random-match", "--seed", "1", "--out", "{dir}/r.json"],

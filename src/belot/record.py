@@ -74,10 +74,21 @@ def action_of(move: Any) -> int:
     raise ValueError(f"{shown(move)} is not a move (a card, a call, {{card, belote}} or {{declare}})")
 
 
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:  # past Python's limit on the digits of an int read from text (4,300)
+        raise RecordError(f"the record has a number {len(text.lstrip('-'))} digits long, too long to read") from None
+
+
+def _constant(name: str) -> Any:
+    raise RecordError(f"the record is not valid JSON: {name} is not a JSON number")
+
+
 def parse(text: str) -> Any:
     """The JSON document of a record's text; RecordError says what is wrong with it."""
     try:
-        return json.loads(text)
+        return json.loads(text, parse_int=_int, parse_constant=_constant)
     except json.JSONDecodeError as e:
         raise RecordError(f"the record is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
     except RecursionError:
