@@ -550,9 +550,12 @@ def test_reset_options_are_checked_and_a_dealer_alone_shuffles_for_that_dealer()
 
 
 def test_a_target_or_illegal_reward_that_is_not_a_number_is_refused() -> None:
-    for bad in (True, 151.0, "151"):
-        with pytest.raises(ValueError, match="target"):
+    for bad in (True, 151.0, "151", 10_001, 10**30):  # a target of 10**6 made observations outside the space
+        with pytest.raises(ValueError, match="target must be a whole number of game points from 1 to 10000"):
             belot_v0.raw_env(mode="match", target=bad)
+    e = belot_v0.raw_env(mode="match", seed=1, target=10_000)
+    e.reset(seed=1)
+    assert e.observation_space("player_0").contains(e.observe(e.agent_selection))
     for bad in (float("nan"), float("inf"), True, "x"):
         with pytest.raises(ValueError, match="illegal_reward"):
             belot_v0.env(illegal_reward=bad)

@@ -11,7 +11,7 @@ team scored in that deal minus the points the other team scored (``DealResult.po
 included), so partners get the same reward, opponents its negative, and an agent's rewards over a
 match add up to its team's final score minus the other team's.  A deal in which all four pass
 scores 0.  ``mode="deal"`` ends the episode when the deal ends (an all-pass deal included);
-``mode="match"`` plays deals to the target (R12) and ends when the match is won.  In deal mode
+``mode="match"`` plays deals to the target (R12, ``target`` 1 to 10,000) and ends when the match is won.  In deal mode
 ``reset(options={"hands": [[...] x4], "dealer": d})`` plays a given deal (hands in dealing order,
 as in records) instead of a shuffled one, and ``{"dealer": d}`` alone a shuffled deal dealt by d
 (other keys are ignored with a warning).  The house rules are the constructor's ``options``, a
@@ -48,7 +48,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from ..contracts import CONTRACT_NAMES, Rules
 from ..errors import RuleError, shown
-from ..game import NUM_ACTIONS, OVER, Deal, Match, action_index, action_name
+from ..game import MAX_TARGET, NUM_ACTIONS, OVER, Deal, Match, action_index, action_name
 from .encoding import DTYPE, OFFSETS, SIZE, IncrementalEncoder
 
 MODES = ("deal", "match")
@@ -178,8 +178,10 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
             raise ValueError(f"mode must be 'deal' or 'match', not {mode!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be 'human', 'ansi' or None, not {render_mode!r}")
-        if type(target) is not int or target < 1:  # not True, nor 151.0
-            raise ValueError(f"target must be a positive number of game points, not {target!r}")
+        # not True, nor 151.0; and no more than the commands and the server take, which keeps the
+        # observation's target feature (target / 151) inside the observation space
+        if type(target) is not int or not 1 <= target <= MAX_TARGET:
+            raise ValueError(f"target must be a whole number of game points from 1 to {MAX_TARGET}, not {shown(target)}")
         if illegal_reward is not None:
             reward = None
             if not isinstance(illegal_reward, (bool, str, bytes)):
