@@ -826,7 +826,7 @@ def test_the_hand_overlaps_only_as_much_as_its_row_lacks(browser: Browser, serve
                 else:
                     assert m["extent"] >= m["room"] - 1, (lang, width, m)  # the row is used to its end
                     assert max(m["strips"][:-1]) - min(m["strips"][:-1]) < 1, (lang, width, m)
-                    assert min(m["strips"][:-1]) >= 36, (lang, width, m)
+                    assert min(m["strips"][:-1]) >= FINGER - 0.5, (lang, width, m)  # 37 px at 360 px
                 assert all(m["hits"]), (lang, width, m)
                 assert m["extent"] <= width, (lang, width, m)
             page.context.close()
