@@ -135,3 +135,14 @@ def test_more_jobs_than_cpus_run_one_process_per_cpu_and_say_so(argv: list[str],
         files = sorted(p.name for p in (tmp_path / "1" / "out").iterdir())
         assert files and files == sorted(p.name for p in (tmp_path / "64" / "out").iterdir())
         assert all((tmp_path / "1" / "out" / f).read_bytes() == (tmp_path / "64" / "out" / f).read_bytes() for f in files)
+
+
+def test_worker_processes_keep_a_number_within_the_cpus_and_name_the_flag(monkeypatch, capsys) -> None:
+    """The same bound for `belot analyze --jobs` and `belot serve --bot-workers` (a server's bot pool)."""
+    import belot.tournament.runners
+    from belot.commands._argtypes import worker_processes
+
+    monkeypatch.setattr(belot.tournament.runners, "usable_cpus", lambda: 4)
+    assert worker_processes("belot analyze", 4) == 4 and capsys.readouterr().err == ""
+    assert worker_processes("belot serve", 9, "--bot-workers") == 4
+    assert capsys.readouterr().err == "belot serve: --bot-workers 9: this machine gives belot 4 CPUs; running 4 worker processes\n"
