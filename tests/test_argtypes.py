@@ -96,6 +96,15 @@ def test_serve_refuses_an_empty_value_rather_than_a_default(option: str, says: s
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("url", ["mysql://x", "mysql+pymysql://u@h/d", "oracle://h", "x://y"])
+def test_serve_names_a_database_kind_it_does_not_support(url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--db mysql://x`` said "No module named 'MySQLdb' (for PostgreSQL: pip install ...)"."""
+    assert main(["serve", "--port", "0", "--db", url]) == 2
+    kind = url.split(":")[0].split("+")[0]
+    assert capsys.readouterr().err == (f"belot serve: --db: {kind}:// is not a database belot stores games in: "
+                                       "a SQLite file (a path or sqlite:///PATH) or postgresql://user@host/db\n")
+
+
 def test_serve_on_a_database_another_server_owns_is_one_line_and_exit_3(tmp_path, capsys) -> None:
     from belot.server.owner import Owner
 

@@ -89,6 +89,10 @@ def run(args: argparse.Namespace) -> int:
                                                                if option == "--host" else ""))
     db = default_db() if args.db is None else args.db
     url = db if "://" in db else None
+    kind = None if url is None else url.split("://", 1)[0].split("+", 1)[0].lower()
+    if kind not in (None, "sqlite", "postgresql", "postgres"):  # MySQL's SQL differs; never tested
+        return fail(PROG, f"--db: {kind}:// is not a database belot stores games in: "
+                          "a SQLite file (a path or sqlite:///PATH) or postgresql://user@host/db")
     if url is None:
         folder = os.path.dirname(os.path.abspath(db))
         try:
