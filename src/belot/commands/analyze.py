@@ -88,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
         return fail(PROG, str(e))
     players = _players(doc)
     total = sum(len(decisions_of(match.deals[i])) for i in done)
-    results = _analyse(doc, match, done, args.seed, argtypes.worker_processes(PROG, args.jobs), total)
+    jobs = 1 if len(done) == 1 else argtypes.worker_processes(PROG, min(args.jobs, len(done)))  # a deal a process
+    results = _analyse(doc, match, done, args.seed, jobs, total)
     from ..analysis import CALL_WORLDS, PLAY_WORLDS
 
     analysis = MatchAnalysis(tuple(players), args.seed, tuple(results),
