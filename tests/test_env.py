@@ -596,3 +596,29 @@ def test_the_training_example_runs_and_refuses_no_deals() -> None:
     bad = subprocess.run([sys.executable, script, "--eval-deals", "0"], capture_output=True, text=True,
                          timeout=60, env=env)
     assert bad.returncode == 2 and "from 1, not '0'" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_a_match_of_agents_that_always_pass_is_truncated_after_max_deals() -> None:
+    """No rule ends a match of all-pass deals (each scores 0): agents that learned to pass every
+    hand played one episode forever, and past 32,000 deals the deal-index feature left the
+    observation space. After ``max_deals`` deals the episode is truncated, not terminated."""
+    for bad in (0, -1, True, 2.0, None):
+        with pytest.raises(ValueError, match="max_deals must be a whole number of deals from 1"):
+            belot_v0.raw_env(mode="match", max_deals=bad)
+    assert belot_v0.raw_env(mode="match").max_deals == 10_000
+    e = belot_v0.env(mode="match", seed=5, max_deals=3)
+    e.reset(seed=5)
+    steps = 0
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        assert reward == 0.0
+        if terminated or truncated:
+            assert truncated and not terminated, agent
+            assert info["truncated"] == "max_deals: 3 deals played" and info["result"]["contract"] is None
+            assert e.unwrapped.observation_space(agent).contains(obs)
+            e.step(None)
+            continue
+        e.step(CALL_BASE + PASS)
+        steps += 1
+    assert steps == 12  # three deals of four passes
+    assert e.unwrapped.match.score == [0, 0] and len(e.unwrapped.match.deals) == 4

@@ -11,7 +11,10 @@ team scored in that deal minus the points the other team scored (``DealResult.po
 included), so partners get the same reward, opponents its negative, and an agent's rewards over a
 match add up to its team's final score minus the other team's.  A deal in which all four pass
 scores 0.  ``mode="deal"`` ends the episode when the deal ends (an all-pass deal included);
-``mode="match"`` plays deals to the target (R12, ``target`` 1 to 10,000) and ends when the match is won.  In deal mode
+``mode="match"`` plays deals to the target (R12, ``target`` 1 to 10,000) and ends when the match is
+won, or is truncated (``truncations`` all True, ``info["truncated"]``) after ``max_deals`` deals
+(10,000 by default: a match to 10,000 takes about a thousand; agents that always pass score
+nothing and would play forever, since no rule ends a match of all-pass deals).  In deal mode
 ``reset(options={"hands": [[...] x4], "dealer": d})`` plays a given deal (hands in dealing order,
 as in records) instead of a shuffled one, and ``{"dealer": d}`` alone a shuffled deal dealt by d
 (other keys are ignored with a warning).  The house rules are the constructor's ``options``, a
@@ -172,6 +175,7 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
         illegal_reward: float | None = None,
         render_mode: str | None = None,
         options: list[str] | tuple[str, ...] | None = None,
+        max_deals: int = 10_000,
     ) -> None:
         super().__init__()
         if mode not in MODES:
@@ -182,6 +186,8 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
         # observation's target feature (target / 151) inside the observation space
         if type(target) is not int or not 1 <= target <= MAX_TARGET:
             raise ValueError(f"target must be a whole number of game points from 1 to {MAX_TARGET}, not {shown(target)}")
+        if type(max_deals) is not int or max_deals < 1:
+            raise ValueError(f"max_deals must be a whole number of deals from 1, not {shown(max_deals)}")
         if illegal_reward is not None:
             reward = None
             if not isinstance(illegal_reward, (bool, str, bytes)):
@@ -193,6 +199,7 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
         self.mode = mode
         self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
         self.target = target
+        self.max_deals = max_deals
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self.agent_name_mapping = {a: seat for seat, a in enumerate(AGENTS)}
@@ -318,6 +325,14 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
             final = result.to_json()  # one dict, the same for every agent
             for a in self.agents:
                 self.infos[a] = {"result": final}
+            return
+        if len(m.deals) - 1 >= self.max_deals:  # the deals played; m.deals holds the next one too
+            self._encoder.set_match(m.score)
+            self.truncations = {a: True for a in self.agents}
+            self._done = True
+            final = result.to_json()
+            for a in self.agents:
+                self.infos[a] = {"result": final, "truncated": f"max_deals: {self.max_deals} deals played"}
             return
         self.deal = m.current
         assert self.deal is not None
