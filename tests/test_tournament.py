@@ -420,7 +420,20 @@ def test_a_match_that_never_ends_is_an_error_not_a_hang(monkeypatch, capsys):
     monkeypatch.setitem(REGISTRY, "passing", "test_tournament:PassingBot")
     monkeypatch.setattr(matches, "MAX_DEALS", 30)
     assert main(["tournament", "passing", "passing", "--deals", "1"]) == 1
-    assert "has no winner after 30 deals" in capsys.readouterr().err
+    assert "has no winner after 67 deals" in capsys.readouterr().err  # 30 + 151 // 4
+
+
+def test_a_match_to_the_largest_target_is_not_taken_for_a_broken_bot() -> None:
+    """A fixed limit of 1,000 deals stopped `belot tournament heuristic heuristic --target 10000
+    --seed 2` ("has no winner after 1000 deals ... do the bots ever bid?"): its first match takes
+    1,011 deals. The limit grows with the target."""
+    from belot.game import MAX_TARGET
+    from belot.tournament import matches
+
+    spec = matches.MatchSpec(seed=2, index=0, seats=("heuristic",) * 4, target=MAX_TARGET)
+    outcome = matches.play_match(spec)
+    assert max(outcome.score) >= MAX_TARGET and len(outcome.deal_points) > 1000, (outcome.score, len(outcome.deal_points))
+    assert matches.deal_limit(MAX_TARGET) == 3500 and matches.deal_limit(151) == 1037
 
 
 def test_cli_options_reach_every_match_its_record_and_the_figures(tmp_path, capsys):

@@ -13,8 +13,8 @@ match add up to its team's final score minus the other team's.  A deal in which 
 scores 0.  ``mode="deal"`` ends the episode when the deal ends (an all-pass deal included);
 ``mode="match"`` plays deals to the target (R12, ``target`` 1 to 10,000) and ends when the match is
 won, or is truncated (``truncations`` all True, ``info["truncated"]``) after ``max_deals`` deals
-(10,000 by default: a match to 10,000 takes some 700 between bots; agents that always pass score
-nothing and would play forever, since no rule ends a match of all-pass deals).  In deal mode
+(10,000 by default: a match to 10,000 between heuristic bots takes about 1,000; agents that always
+pass score nothing and would play forever, since no rule ends a match of all-pass deals).  In deal mode
 ``reset(options={"hands": [[...] x4], "dealer": d})`` plays a given deal (hands in dealing order,
 as in records) instead of a shuffled one, and ``{"dealer": d}`` alone a shuffled deal dealt by d
 (other keys are ignored with a warning).  The house rules are the constructor's ``options``, a

@@ -20,7 +20,16 @@ from typing import Any
 from ..contracts import Rules
 from ..game import Match
 
-MAX_DEALS = 1000  # a match still going after this many deals is a broken bot (e.g. one that always passes)
+MAX_DEALS = 1000  # a match still going after this many deals more than it may need is a broken bot (e.g. one that always passes)
+
+
+def deal_limit(target: int) -> int:
+    """The deals after which a match to ``target`` has gone on too long: each played deal puts at
+    least 16 game points on the board or into the pot that the next scored deal collects (R6.4,
+    R11), so one team reaches the target within some ``target / 8`` played deals; the limit is
+    ``target / 4`` and `MAX_DEALS` more.  A fixed 1,000 stopped matches to
+    10,000 between heuristic bots, which take about 1,000 deals ("do the bots ever bid?")."""
+    return MAX_DEALS + target // 4
 
 
 class BotFailure(RuntimeError):
@@ -87,9 +96,9 @@ def play_match(spec: MatchSpec) -> MatchOutcome:
     while not match.is_over:
         deal_index = len(match.deals) - 1
         if deal_index != bots_deal:  # bot randomness seeded by deal and seat
-            if deal_index >= MAX_DEALS:
+            if deal_index >= deal_limit(spec.target):
                 raise BotFailure(
-                    f"match {spec.index} (seed {spec.seed}) has no winner after {MAX_DEALS} deals "
+                    f"match {spec.index} (seed {spec.seed}) has no winner after {deal_limit(spec.target)} deals "
                     f"({', '.join(spec.seats)}): do the bots ever bid?"
                 )
             bots = [make_bot(spec.seats[s], derive_seed(spec.seed, "bot", spec.index, deal_index, s)) for s in range(4)]
