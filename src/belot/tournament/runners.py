@@ -8,8 +8,11 @@ that point are cancelled or their results dropped.
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import os
+import signal
+import threading
 from collections import deque
 from collections.abc import Callable, Generator, Iterator
 from typing import Any
@@ -48,6 +51,9 @@ class Runner:
     def cancel(self, fut: Any) -> None:
         fut.cancel()
 
+    def result(self, fut: Any) -> Any:
+        return fut.result()
+
     def ordered(self, fn: Callable[[Any], Any], args: Iterator[Any]) -> Generator[Any, None, None]:
         """fn(arg) for each arg, in order, keeping ``window`` items in flight.  The caller may stop
         early: items submitted beyond that point are cancelled (or their results dropped)."""
@@ -56,9 +62,9 @@ class Runner:
             for arg in args:
                 queue.append(self.submit(fn, arg))
                 if len(queue) >= self.window:
-                    yield queue.popleft().result()
+                    yield self.result(queue.popleft())
             while queue:
-                yield queue.popleft().result()
+                yield self.result(queue.popleft())
         finally:
             for fut in queue:
                 self.cancel(fut)
@@ -71,11 +77,43 @@ class LocalRunner(Runner):
         self.jobs = jobs
         self.window = 1 if jobs == 1 else 2 * jobs
         self.pool = None
+        self._interrupted = False
         if jobs > 1:
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
 
-            self.pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
+            self.pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
+                                            initializer=_ignore_interrupts)
+
+    def ordered(self, fn: Callable[[Any], Any], args: Iterator[Any]) -> Generator[Any, None, None]:
+        """`Runner.ordered`, with Ctrl-C made safe.  A KeyboardInterrupt raised at any instant in
+        the main thread could fall inside the pool's own locks (a future's, taken in its result())
+        and leave one held: the pool's thread then waited for it forever, and so did Python's exit
+        (about one Ctrl-C in a hundred hung).  Meanwhile Ctrl-C only sets a flag, and `result`
+        raises KeyboardInterrupt between its waits, holding no lock."""
+        if self.pool is None or threading.current_thread() is not threading.main_thread():
+            yield from super().ordered(fn, args)
+            return
+        self._interrupted = False
+        before = signal.signal(signal.SIGINT, self._note_interrupt)
+        try:
+            yield from super().ordered(fn, args)
+        finally:
+            signal.signal(signal.SIGINT, before if before is not None else signal.default_int_handler)
+
+    def _note_interrupt(self, signum: int, frame: Any) -> None:
+        self._interrupted = True
+
+    def result(self, fut: Any) -> Any:
+        if self.pool is None:
+            return fut.result()
+        while True:
+            if self._interrupted:
+                raise KeyboardInterrupt
+            try:
+                return fut.result(timeout=0.1)
+            except concurrent.futures.TimeoutError:
+                pass
 
     def submit(self, fn: Callable[[Any], Any], arg: Any) -> Any:
         if self.pool is None:
@@ -88,13 +126,27 @@ class LocalRunner(Runner):
         bot's match can take minutes)."""
         if self.pool is not None:
             procs = list((getattr(self.pool, "_processes", None) or {}).values())
+            manager = getattr(self.pool, "_executor_manager_thread", None)  # (shutdown forgets it)
             self.pool.shutdown(wait=False, cancel_futures=True)
             for proc in procs:
                 if proc.is_alive():
                     proc.terminate()
             for proc in procs:
                 proc.join(timeout=10)
+            # The pool's manager thread sees its workers gone and ends; waited for here, since at
+            # exit Python wakes it through a pipe it may be closing meanwhile: after a Ctrl-C, one
+            # exit in ten printed "Exception ignored ... OSError: [Errno 9] Bad file descriptor".
+            if manager is not None:
+                manager.join(timeout=10)
             self.pool = None
+
+
+def _ignore_interrupts() -> None:
+    """A worker process ignores Ctrl-C: the terminal sends it to the whole process group, and the
+    main process, which stops the run, terminates the workers itself (each printed its traceback)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class RayUnavailable(RuntimeError):
