@@ -317,22 +317,21 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
             self.rewards[a] = diff if seat & 1 == 0 else -diff
         self._rewarded = True
         m = self.match
-        if m is None or m.is_over:
+        over = m is None or m.is_over
+        if m is None or over or len(m.deals) - 1 >= self.max_deals:  # deals played: m.deals holds the next one too
             if m is not None:
                 self._encoder.set_match(m.score)
-            self.terminations = {a: True for a in self.agents}
+            done = {a: True for a in self.agents}
+            if over:
+                self.terminations = done
+            else:
+                self.truncations = done
             self._done = True
-            final = result.to_json()  # one dict, the same for every agent
+            info: dict[str, Any] = {"result": result.to_json()}  # one dict, the same for every agent
+            if not over:
+                info["truncated"] = f"max_deals: {self.max_deals} deals played"
             for a in self.agents:
-                self.infos[a] = {"result": final}
-            return
-        if len(m.deals) - 1 >= self.max_deals:  # the deals played; m.deals holds the next one too
-            self._encoder.set_match(m.score)
-            self.truncations = {a: True for a in self.agents}
-            self._done = True
-            final = result.to_json()
-            for a in self.agents:
-                self.infos[a] = {"result": final, "truncated": f"max_deals: {self.max_deals} deals played"}
+                self.infos[a] = info
             return
         self.deal = m.current
         assert self.deal is not None

@@ -189,7 +189,7 @@ export function showLobby(main) {
     }
     const nameInput = main.querySelector("#name");
     // "input", not only "change": the lobby renders again when its lists arrive, and keeps what was typed.
-    if (nameInput) nameInput.addEventListener("input", () => save(NAME_KEY, nameInput.value.trim()));
+    if (nameInput) nameInput.addEventListener("input", () => rememberName(nameInput.value.trim()));
     main.querySelectorAll("select[data-seat]").forEach((sel) =>
       sel.addEventListener("change", () => { choice[+sel.dataset.seat] = sel.value; touched = true; }));
     const targetInput = main.querySelector("#target");
