@@ -257,6 +257,24 @@ def test_a_ctrl_c_while_the_pool_works_stops_the_run_between_waits_and_restores_
     assert got == list(range(len(got))) and 0 < len(got) < 1000
 
 
+def test_a_ctrl_c_ignored_by_the_caller_stays_ignored_while_the_pool_works():
+    """A shell starts a background job with SIGINT ignored; the runner's own Ctrl-C handler took
+    over all the same, and a Ctrl-C meant for the foreground stopped a background tournament."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signal handlers belong to the main thread")
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    runner = LocalRunner(2)
+    try:
+        seen = [signal.getsignal(signal.SIGINT) for _ in runner.ordered(_slow, iter(range(3)))]
+        assert seen == [signal.SIG_IGN] * 3
+    finally:
+        runner.close()
+        signal.signal(signal.SIGINT, before)
+
+
 def test_stops_after_the_pair_that_reaches_the_deal_pairs():
     spec = TournamentSpec("random", "random", deals=12, seed=3, target=40)
     res = run_tournament(spec)

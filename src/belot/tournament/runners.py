@@ -71,9 +71,11 @@ class Runner:
 
 
 class LocalRunner(Runner):
-    """``jobs`` worker processes (or this process alone for ``jobs=1``)."""
+    """``jobs`` worker processes (or this process alone for ``jobs=1``); each worker runs
+    ``initializer(*initargs)`` once when it starts (e.g. to load what every item reads)."""
 
-    def __init__(self, jobs: int = 1) -> None:
+    def __init__(self, jobs: int = 1, initializer: Callable[..., Any] | None = None,
+                 initargs: tuple[Any, ...] = ()) -> None:
         self.jobs = jobs
         self.window = 1 if jobs == 1 else 2 * jobs
         self.pool = None
@@ -83,7 +85,7 @@ class LocalRunner(Runner):
             from concurrent.futures import ProcessPoolExecutor
 
             self.pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
-                                            initializer=_ignore_interrupts)
+                                            initializer=_start_worker, initargs=(initializer, initargs))
 
     def ordered(self, fn: Callable[[Any], Any], args: Iterator[Any]) -> Generator[Any, None, None]:
         """`Runner.ordered`, with Ctrl-C made safe.  A KeyboardInterrupt raised at any instant in
@@ -91,15 +93,17 @@ class LocalRunner(Runner):
         and leave one held: the pool's thread then waited for it forever, and so did Python's exit
         (about one Ctrl-C in a hundred hung).  Meanwhile Ctrl-C only sets a flag, and `result`
         raises KeyboardInterrupt between its waits, holding no lock."""
-        if self.pool is None or threading.current_thread() is not threading.main_thread():
+        if (self.pool is None or threading.current_thread() is not threading.main_thread()
+                or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+            # (a Ctrl-C ignored, as in a shell's background job, or handled by the caller, stays so)
             yield from super().ordered(fn, args)
             return
         self._interrupted = False
-        before = signal.signal(signal.SIGINT, self._note_interrupt)
+        signal.signal(signal.SIGINT, self._note_interrupt)
         try:
             yield from super().ordered(fn, args)
         finally:
-            signal.signal(signal.SIGINT, before if before is not None else signal.default_int_handler)
+            signal.signal(signal.SIGINT, signal.default_int_handler)
 
     def _note_interrupt(self, signum: int, frame: Any) -> None:
         self._interrupted = True
@@ -141,12 +145,13 @@ class LocalRunner(Runner):
             self.pool = None
 
 
-def _ignore_interrupts() -> None:
+def _start_worker(initializer: Callable[..., Any] | None, initargs: tuple[Any, ...]) -> None:
     """A worker process ignores Ctrl-C: the terminal sends it to the whole process group, and the
-    main process, which stops the run, terminates the workers itself (each printed its traceback)."""
-    import signal
-
+    main process, which stops the run, terminates the workers itself (each printed its traceback).
+    Then the caller's initializer, if any."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if initializer is not None:
+        initializer(*initargs)
 
 
 class RayUnavailable(RuntimeError):
