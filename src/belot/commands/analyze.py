@@ -116,18 +116,19 @@ def _analyse(doc: Any, match: Any, done: list[int], seed: int, jobs: int, total:
         if jobs == 1 or len(done) == 1:
             a = Analyst(seed)
             return [analyze_deal(a, match.deals[i], i, lambda: bar.advance(task)) for i in done]
-        from concurrent.futures import ProcessPoolExecutor, as_completed
+        from ..tournament.runners import LocalRunner
 
-        out: dict[int, Any] = {}
-        with ProcessPoolExecutor(min(jobs, len(done)), initializer=_init, initargs=(doc, seed)) as pool:
-            # the longest deals first would balance better, but their length is unknown; deals are
-            # handed out one at a time
-            futures = {pool.submit(_work, i): i for i in done}
-            for f in as_completed(futures):
-                i = futures[f]
-                out[i] = f.result()
-                bar.advance(task, len(decisions_of(match.deals[i])))
-        return [out[i] for i in done]
+        # Deals handed out in order (the longest first would balance better, but their length is
+        # unknown); LocalRunner makes Ctrl-C safe and stops the workers, as in a tournament.
+        runner = LocalRunner(jobs, initializer=_init, initargs=(doc, seed))
+        out = []
+        try:
+            for result in runner.ordered(_work, iter(done)):
+                out.append(result)
+                bar.advance(task, len(decisions_of(match.deals[done[len(out) - 1]])))
+        finally:
+            runner.close()
+        return out
 
 
 def _seat(players: tuple[str, ...], seat: int) -> str:
