@@ -45,7 +45,7 @@ export function showLobby(main) {
   let alive = true;
   let account = null; // the logged-in account, if any: it plays under its own name
 
-  async function load() {
+  async function refresh() {
     try {
       const [b, o, all] = await Promise.all([api("/api/bots"), api("/api/tables"), api("/api/tables?all=1")]);
       bots = b;
@@ -203,7 +203,7 @@ export function showLobby(main) {
       const other = EXCLUSIVE[opt]; // OPT-CAPOT-NI and OPT-CAPOT-EN exclude each other (R12)
       if (other && chosen.delete(other)) main.querySelector(`input[data-option="${other}"]`).checked = false;
     }));
-    main.querySelector("#refresh").addEventListener("click", load);
+    main.querySelector("#refresh").addEventListener("click", refresh);
     main.querySelector("#create").addEventListener("submit", (ev) => { ev.preventDefault(); create(); });
     main.querySelectorAll("[data-join]").forEach((b) => b.addEventListener("click", () => joinTable(b.dataset.join)));
     main.querySelectorAll("[data-resume]").forEach((b) => b.addEventListener("click", () => resume(b.dataset.resume)));
@@ -241,7 +241,7 @@ export function showLobby(main) {
   });
 
   render();
-  load();
+  refresh();
   return { render, close() { alive = false; } };
 }
 
