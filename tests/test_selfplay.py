@@ -156,3 +156,28 @@ def test_a_file_that_cannot_be_written_is_one_line_and_exit_2(command, out, pref
     assert p.stderr.startswith(f"{name}: cannot write {tmp_path / out / prefix}"), p.stderr
     assert p.stderr.count("\n") == 1 and "File too large" in p.stderr
     assert not [n for n in os.listdir(tmp_path / out) if n.endswith(".tmp")]
+
+
+@pytest.mark.parametrize("command, name", [
+    (["selfplay", "--games", "1", "--target", "30", "--out"], "selfplay"),
+    (["tournament", "random", "random", "--deals", "1", "--target", "30", "--records"], "tournament"),
+])
+def test_two_runs_into_one_empty_directory_the_second_refused(command, name, tmp_path):
+    """Two runs started at once into one empty directory both passed the empty check, and each
+    overwrote the other's files: a run holds its directory, and another run is refused (exit 2,
+    nothing written) until it ends."""
+    import subprocess
+    import sys
+
+    from belot.commands.tournament import _HELD, make_dir
+
+    out = tmp_path / "d"
+    assert make_dir(str(out), "x-") is None  # this process holds it, as a running run does
+    argv = [sys.executable, "-m", "belot.cli", *command, str(out)]
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2, p.stderr
+    assert p.stderr == f"belot {name}: {command[-1]}: another belot run is writing into {out}; choose another directory\n"
+    assert os.listdir(out) == []
+    os.close(_HELD.pop(os.path.realpath(out)))  # the run ends: the directory is free
+    assert subprocess.run(argv, capture_output=True, text=True, timeout=120).returncode == 0
+    assert os.listdir(out)

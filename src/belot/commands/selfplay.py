@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
         runner = make_runner(jobs, False if args.ray is None else args.ray)
     except RayUnavailable as e:
         return fail(PROG, str(e))
-    problem = make_dir(args.out)
+    problem = make_dir(args.out, "game-")
     if problem:
         runner.close()
         return fail(PROG, f"--out: {problem}")

@@ -66,12 +66,38 @@ def check_dir(path: str, prefix: str) -> str | None:
     return None
 
 
-def make_dir(path: str) -> str | None:
-    """Create DIR (checked by `check_dir`); an error message when that fails all the same."""
+_HELD: dict[str, int] = {}  # the directories this process has written into, locked until it exits
+
+
+def make_dir(path: str, prefix: str) -> str | None:
+    """Create DIR (checked by `check_dir`) and take it for this process: two runs started at once
+    into one empty directory both passed `check_dir` and overwrote each other's files.  A lock on
+    the directory (released when the process ends, however it ends) refuses the second, and
+    `check_dir` is asked again under it.  An error message when DIR cannot be had."""
     try:
         os.makedirs(path, exist_ok=True)
     except OSError as e:
         return cannot("create", path, e)
+    try:
+        import fcntl
+    except ImportError:  # (no such locks on Windows)
+        return check_dir(path, prefix)
+    if os.path.realpath(path) in _HELD:  # taken by an earlier run in this process (a test's)
+        return check_dir(path, prefix)
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError as e:
+        return cannot("open", path, e)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return f"another belot run is writing into {path}; choose another directory"
+    problem = check_dir(path, prefix)
+    if problem:
+        os.close(fd)  # (closing the last descriptor releases the lock)
+        return problem
+    _HELD[os.path.realpath(path)] = fd
     return None
 
 
@@ -100,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
         runner = make_runner(jobs, False if args.ray is None else args.ray)
     except RayUnavailable as e:
         return fail(PROG, str(e))
-    problem = None if args.records is None else make_dir(args.records)
+    problem = None if args.records is None else make_dir(args.records, "match-")
     if problem:
         runner.close()
         return fail(PROG, f"--records: {problem}")
