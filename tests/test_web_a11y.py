@@ -117,11 +117,12 @@ def violations(page: Page) -> list[tuple[str, ...]]:
 
 
 def check(pages: dict[str, Page], where: str, then: Callable[[Page], None] | None = None) -> None:
-    """`violations` of each page (a language each) at each width of WIDTHS; ``then``, when given,
+    """`violations` of each page (a language each) at a phone's and a desktop's width (the layout
+    tests also measure 320 px, whose rules axe finds at 360 as well); ``then``, when given,
     is done on each page at each width before it is measured (a dialog opened, which a resize or a
     redraw may not keep)."""
     faults = []
-    for width, height in WIDTHS:
+    for width, height in WIDTHS[:2]:
         for lang, page in pages.items():
             page.set_viewport_size({"width": width, "height": height})
             if then:

@@ -1,4 +1,4 @@
-"""The pages other than the live table as a person sees them, at 360 and 1280 px, in English,
+"""The pages other than the live table as a person sees them, at 360, 1280 and 320 px, in English,
 Turkish and Bulgarian (side by side: one page per language at the same state, so the layout check's settling waits are spent once for the three): the replay (the deal as dealt, mid-trick, a deal's end summary with
 declarations, belote, kontra and a hanging pot, the match's end), its analysis (running, done with
 every class shown) and the lobby (no tables, many tables with long names, the new-table form with
@@ -78,7 +78,7 @@ def assert_pages_fit(pages: dict[str, Page], *where: Any, extra: tuple[str, ...]
         pytest.fail(f"{where}:\n" + "\n".join(map(str, faults)), pytrace=False)
 
 
-PHONE = WIDTHS[:1]  # the states a desktop shows with room to spare are checked on a phone only
+PHONE = (WIDTHS[0], WIDTHS[2])  # the states a desktop shows with room to spare are checked on phones only
 
 
 class RichTable(ScriptedTable):
