@@ -89,7 +89,9 @@ def test_record_stopping_at_the_position_is_the_default(record, tmp_path, capsys
     [
         (["--deal", "99"], "--deal 99 is out of range"),
         (["--deal", "N", "--at", "33"], "--at 33 is out of range"),
-        (["--deal", "N", "--at", "32"], "not in the play phase"),
+        (["--deal", "N", "--at", "32"], "is over after its 32 plays: give --at K, 0 to 31, to solve"),
+        # a finished game's record: its default position, the end, names the positions there are
+        (["--deal", "N"], "is over after its 32 plays: give --at K, 0 to 31, to solve"),
     ],
 )
 def test_bad_positions_exit_2_with_one_line(record, capsys, args, words) -> None:  # type: ignore[no-untyped-def]

@@ -58,6 +58,9 @@ def _position(doc: Any, deal: int | None, at: int | None) -> tuple[Any, int, int
         raise Fail(str(e)) from None
     d = match.deals[-1]
     if d.phase != PLAY:
+        if d.is_over and k > 0:  # (a whole deal's record: the default position is its end)
+            raise Fail(f"deal {n} is over after its {k} plays: give --at K, 0 to {k - 1}, to solve"
+                       f" the position before play[K]")
         why = "the deal is over" if d.is_over else "the auction is not over"
         raise Fail(f"deal {n} before play[{k}] is not in the play phase: {why}")
     return d, n, k
