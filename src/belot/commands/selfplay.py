@@ -15,7 +15,7 @@ import argparse
 import os
 
 from . import _argtypes as argtypes
-from ._fail import cannot, fail
+from ._fail import Fail, cannot, fail
 from ._options import add_option_argument, rules_from
 
 PROG = "belot selfplay"
@@ -63,8 +63,8 @@ def game_specs(bots: list[str], games: int, seed: int, target: int, observations
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..tournament import BotFailure, RayUnavailable, bot_key, make_runner, play_match
-    from .tournament import check_dir, make_dir, write_record, write_whole
+    from ..tournament import BotFailure, bot_key, play_match
+    from .tournament import check_dir, runner_for, write_record, write_whole
 
     if len(args.bots) not in (1, 2, 4):
         return fail(PROG, f"--bots takes 1, 2 or 4 names, not {len(args.bots)}")
@@ -82,14 +82,9 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         return fail(PROG, f"--out: {problem}")
     try:
-        jobs = argtypes.worker_processes(PROG, args.jobs) if args.ray in (None, "local") else args.jobs  # a cluster has its own
-        runner = make_runner(jobs, False if args.ray is None else args.ray)
-    except RayUnavailable as e:
+        runner = runner_for(PROG, args, "--out", args.out, "game-")
+    except Fail as e:
         return fail(PROG, str(e))
-    problem = make_dir(args.out, "game-")
-    if problem:
-        runner.close()
-        return fail(PROG, f"--out: {problem}")
 
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn

@@ -11,10 +11,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+from typing import TYPE_CHECKING
 
 from . import _argtypes as argtypes
-from ._fail import cannot, fail
+from ._fail import Fail, cannot, fail
 from ._options import add_option_argument, rules_from
+
+if TYPE_CHECKING:
+    from ..tournament.runners import Runner
 
 PROG = "belot tournament"
 
@@ -101,9 +105,26 @@ def make_dir(path: str, prefix: str) -> str | None:
     return None
 
 
+def runner_for(prog: str, args: argparse.Namespace, flag: str, path: str | None, prefix: str) -> Runner:
+    """The runner of ``--jobs`` / ``--ray`` and the output directory ``path`` (``flag``'s, None:
+    none) created and held (`make_dir`, after `check_dir` passed); `Fail` when either cannot be had."""
+    from ..tournament import RayUnavailable, make_runner
+
+    try:
+        jobs = argtypes.worker_processes(prog, args.jobs) if args.ray in (None, "local") else args.jobs  # a cluster has its own
+        runner = make_runner(jobs, False if args.ray is None else args.ray)
+    except RayUnavailable as e:
+        raise Fail(str(e)) from None
+    problem = None if path is None else make_dir(path, prefix)
+    if problem:
+        runner.close()
+        raise Fail(f"{flag}: {problem}")
+    return runner
+
+
 def run(args: argparse.Namespace) -> int:
     from ..contracts import NO_SHUFFLE
-    from ..tournament import BotFailure, RayUnavailable, TournamentSpec, bot_key, make_runner
+    from ..tournament import BotFailure, TournamentSpec, bot_key
     from ..tournament.duplicate import NO_SHUFFLE_REFUSAL
 
     for name in (args.bot_a, args.bot_b):
@@ -122,14 +143,9 @@ def run(args: argparse.Namespace) -> int:
         target=args.target, records=bool(args.records), options=options,
     )
     try:
-        jobs = argtypes.worker_processes(PROG, args.jobs) if args.ray in (None, "local") else args.jobs  # a cluster has its own
-        runner = make_runner(jobs, False if args.ray is None else args.ray)
-    except RayUnavailable as e:
+        runner = runner_for(PROG, args, "--records", args.records, "match-")
+    except Fail as e:
         return fail(PROG, str(e))
-    problem = None if args.records is None else make_dir(args.records, "match-")
-    if problem:
-        runner.close()
-        return fail(PROG, f"--records: {problem}")
     try:
         result = _run_with_progress(spec, runner, args.records)
     except BotFailure as e:
