@@ -91,3 +91,17 @@ def test_sigkill_mid_deal_then_restart_resumes_same_game(db_url: str) -> None:
     for s, cards in hands.items():
         assert cards <= set(dealt[s])  # the hands before the crash are the hands of the record
     assert final["seq"] == sum(len(d.actions) for d in match.deals) > m["seq"]
+
+
+@pytest.mark.parametrize("form", ["path", "url"])
+def test_a_sqlite_database_in_a_new_folder_is_created_in_either_form(tmp_path: Path, form: str) -> None:
+    """`--db new/dir/games.db` created its folder, `--db sqlite:///new/dir/games.db` did not: the
+    server refused to start with "cannot lock the database ...: No such file or directory"."""
+    file = tmp_path / "new" / "dir" / "games.db"
+    proc, url = start_server(file if form == "path" else f"sqlite:///{file}")
+    try:
+        assert httpx.get(f"{url}/api/tables").status_code == 200
+        assert file.exists()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)

@@ -94,12 +94,15 @@ def run(args: argparse.Namespace) -> int:
         return fail(PROG, f"--db: {kind}:// is not a database belot stores games in: "
                           "a SQLite file (a path or sqlite:///PATH) or postgresql://user@host/db")
     if url is None:
-        folder = os.path.dirname(os.path.abspath(db))
+        url = f"sqlite:///{os.path.abspath(db)}"
+    sqlite_file = _sqlite_path(url)
+    if sqlite_file is not None:  # its folder is created, a path's or a sqlite:/// URL's alike (the
+        # URL's was not, and the lock beside the file failed with "No such file or directory")
+        folder = os.path.dirname(os.path.abspath(sqlite_file))
         try:
             os.makedirs(folder, exist_ok=True)
         except OSError as e:
             return fail(PROG, cannot("create the database folder", folder, e))
-        url = f"sqlite:///{os.path.abspath(db)}"
 
     import uvicorn
     from sqlalchemy.exc import SQLAlchemyError
