@@ -96,6 +96,24 @@ def test_serve_refuses_an_empty_value_rather_than_a_default(option: str, says: s
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("args, says", [
+    (["--advertise", "http://10.0.0.5:8000"], "--advertise is where the other workers reach this one: it needs --worker"),
+    (["--worker", "--advertise", "10.0.0.5:8000"], "--advertise: 10.0.0.5:8000 is not an http:// or https:// address"),
+    (["--worker", "--advertise", "http://:8000"], "--advertise: http://:8000 is not an http:// or https:// address"),
+    (["--worker", "--advertise", "http://h:99999"], "--advertise: http://h:99999 is not an http:// or https:// address"),
+])
+def test_serve_refuses_an_advertised_address_it_cannot_use(args: list[str], says: str, tmp_path, monkeypatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """Without --worker, --advertise was ignored without a word; with it, any text was taken, and the
+    other workers could not reach this one (before anything is opened)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    assert main(["serve", "--port", "0", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"belot serve: {says}") and err.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("url", ["mysql://x", "mysql+pymysql://u@h/d", "oracle://h", "x://y"])
 def test_serve_names_a_database_kind_it_does_not_support(url: str, capsys: pytest.CaptureFixture[str]) -> None:
     """``--db mysql://x`` said "No module named 'MySQLdb' (for PostgreSQL: pip install ...)"."""

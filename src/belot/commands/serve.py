@@ -87,6 +87,20 @@ def run(args: argparse.Namespace) -> int:
         if value == "":
             return fail(PROG, f"{option} is empty" + (" (every interface is 0.0.0.0 or ::)"
                                                                if option == "--host" else ""))
+    if args.advertise is not None:
+        if not args.worker:
+            return fail(PROG, "--advertise is where the other workers reach this one: it needs --worker")
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(args.advertise)
+        try:
+            parts.port  # noqa: B018 (raises ValueError on a port that is not one)
+            good = parts.scheme in ("http", "https") and bool(parts.hostname)
+        except ValueError:
+            good = False
+        if not good:
+            return fail(PROG, f"--advertise: {args.advertise} is not an http:// or https:// address"
+                              " (such as http://10.0.0.5:8000)")
     db = default_db() if args.db is None else args.db
     url = db if "://" in db else None
     kind = None if url is None else url.split("://", 1)[0].split("+", 1)[0].lower()
