@@ -737,13 +737,17 @@ def test_phone_auction_keeps_the_hand_in_view(browser: Browser, my_call: Scripte
 FINGER = 40  # px: the least side of a control a finger can hit on a phone
 
 # A checkbox is hit through its label, which toggles it (test_web_layout clicks each label's far
-# end to make sure): the label's box is the target.  A <summary> opens its <details>.
+# end to make sure): the label's box is the target.  A <summary> opens its <details>.  A card of the
+# hand is hit on its strip: its button and the gap after it, which its face covers (up to the next
+# card; the hand test taps each strip's middle).
 SMALL_CONTROLS = """min => [...document.querySelectorAll(
         'button, select, input, summary, a.primary, a.secondary, a.round-btn, .topbar a')]
     .filter(e => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
     .map(e => { const target = e.type === 'checkbox' && e.labels.length ? e.labels[0] : e;
                 const r = target.getBoundingClientRect();
-                return [e.id || e.textContent.trim().slice(0, 20), Math.round(r.width), Math.round(r.height)]; })
+                const next = e.matches('.hand .card') && e.nextElementSibling;
+                const width = next ? next.getBoundingClientRect().left - r.left : r.width;
+                return [e.id || e.textContent.trim().slice(0, 20), Math.round(width), Math.round(r.height)]; })
     .filter(([, w, h]) => w < min || h < min)"""
 
 
