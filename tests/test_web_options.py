@@ -75,10 +75,12 @@ def test_a_table_made_with_two_house_rules_plays_a_deal_and_shows_them_at_the_ta
     tid = page.url.rstrip("/").split("/t/")[1]
     table = server.get(f"/api/tables/{tid}")["table"]
     assert table["options"] == CHOSEN and table["target"] == 1
-    line = page.locator("#house-rules")
+    line = page.locator(".house-rules")
     assert [line.locator(".chip").nth(i).get_attribute("data-option") for i in range(2)] == CHOSEN
     assert "Surcontra ×8" in line.inner_text() and "Points never round to 0" in line.inner_text()
-    not_clipped(page, "#house-rules .chip")
+    not_clipped(page, ".house-rules .chip")
+    line.locator("summary").click()  # the explanations opened at the table (and kept there)...
+    line.locator(".rule-help").wait_for(state="visible")
     first = True
     for _ in range(800):
         what = act_once(page, server, bid=first)
@@ -90,9 +92,12 @@ def test_a_table_made_with_two_house_rules_plays_a_deal_and_shows_them_at_the_ta
     assert server.get(f"/api/tables/{tid}/record")["options"] == CHOSEN
     page.click(f"#match-end a[href='/replay/{tid}']")
     page.wait_for_selector(".replay .open-hand")
-    shown = page.locator("#house-rules .chip").evaluate_all("els => els.map(e => e.dataset.option)")
+    shown = page.locator(".house-rules .chip").evaluate_all("els => els.map(e => e.dataset.option)")
     assert shown == CHOSEN
-    not_clipped(page, "#house-rules .chip")
+    # ...are the table's: its replay's line starts shut (one id for both kept it open there)
+    assert not page.locator(".replay .house-rules").evaluate("d => d.open")
+    assert not page.locator(".replay .house-rules .rule-help").is_visible()
+    not_clipped(page, ".house-rules .chip")
     assert not page.errors  # type: ignore[attr-defined]
 
 
@@ -160,14 +165,14 @@ def test_surkontra_is_named_on_its_button_in_the_bubble_and_as_x8(browser: Brows
     button.wait_for()
     assert "Surcontra" in button.inner_text() and "Double" not in button.inner_text()
     assert page.inner_text(".info-panel .chip.kontra") == "Redouble ×4"
-    not_clipped(page, "#house-rules .chip")
+    not_clipped(page, ".house-rules .chip")
     button.click()
     # (not the info panel's text: its house-rules line says "Surcontra ×8" from the start)
     page.wait_for_function("(document.querySelector('.info-panel .chip.kontra') || {}).innerText === 'Surcontra ×8'")
     assert "Surcontra" in page.inner_text(".pos-bottom .bubble, .area-bottom .bubble")
     assert surkontra.view(0)["multiplier"] == 8 and surkontra.view(0)["calls"][-1]["call"] == "surkontra"
     page.set_viewport_size({"width": 1280, "height": 800})
-    not_clipped(page, "#house-rules .chip")
+    not_clipped(page, ".house-rules .chip")
     assert not page.errors  # type: ignore[attr-defined]
 
 
@@ -254,8 +259,8 @@ def test_a_house_rules_explanation_opens_by_tap_and_keyboard_and_fits(browser: B
     page = touch_page(browser, lang)
     page.context.add_init_script(f"localStorage.setItem('belot.token.{explained['table']}', '{explained['token']}');")
     page.goto(f"{server.url}/t/{explained['table']}")
-    page.wait_for_selector(".felt #house-rules")
-    explanations_open_and_fit(page, "#house-rules", lang, "table")
+    page.wait_for_selector(".felt .house-rules")
+    explanations_open_and_fit(page, ".house-rules", lang, "table")
 
     page.goto(server.url + "/")
     line = f"#rules-{explained['listed']}"
@@ -265,11 +270,11 @@ def test_a_house_rules_explanation_opens_by_tap_and_keyboard_and_fits(browser: B
 
     page.goto(f"{server.url}/replay/{explained['finished']}")
     page.wait_for_selector(".replay .open-hand")
-    explanations_open_and_fit(page, "#house-rules", lang, "replay")
+    explanations_open_and_fit(page, ".house-rules", lang, "replay")
     # an explanation opened stays open while the replay is stepped through (each step draws it anew)
-    page.tap("#house-rules > summary")
+    page.tap(".house-rules > summary")
     page.evaluate("window.__before = document.querySelector('.replay')")
     page.keyboard.press("ArrowRight")
     page.wait_for_function("document.querySelector('.replay') !== window.__before")
-    assert page.locator("#house-rules .rule-help").is_visible()
+    assert page.locator(".house-rules .rule-help").is_visible()
     page.context.close()

@@ -37,9 +37,11 @@ document.addEventListener("toggle", (ev) => { // (it does not bubble)
 /**
  * The table's options as a line of chips, or "" under the default rules.  The line is a disclosure
  * that a tap, a click, Enter or Space opens and closes: it lists each option's explanation (a hover
- * tooltip was all there was, which a phone never shows).
+ * tooltip was all there was, which a phone never shows).  ``id`` names the line of one page (a
+ * table's, its replay's, a lobby entry's): one id for all left a line opened at a table open in the
+ * next table and in the replays.
  */
-export function optionsHtml(options, id = "house-rules") {
+export function optionsHtml(options, id) {
   if (!options || !options.length) return "";
   const chips = options.map((o) => `<span class="chip rule" data-option="${esc(o)}">${esc(optionName(o))}</span>`);
   const help = options.map((o) => `<li data-option="${esc(o)}"><b>${esc(optionName(o))}</b>: ${esc(optionHelp(o))}</li>`);

@@ -111,7 +111,7 @@ export function showReplay(main, tableId) {
       ${cardFace(card, cardWords(card, t))}<div class="who">${esc(label(seat))}</div></div>`).join("");
     const auctionOver = v.phase !== "auction";
     let info = `<div>${esc(t("web.replay.deal_of", { i: dealIdx + 1, n: data.record.deals.length }))}</div>`;
-    info += optionsHtml(data.record.options);
+    info += optionsHtml(data.record.options, `rules-replay-${tableId}`);
     if (auctionOver && result && result.contract) {
       info += `<div class="big">${callHtml(result.contract)}</div><div>${esc(t("web.table.bid_by", { name: label(result.declarer) }))}</div>`;
       if (result.multiplier > 1) info += `<div><span class="chip kontra">${esc(multiplierText(result.multiplier))} ×${result.multiplier}</span></div>`;
