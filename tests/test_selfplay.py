@@ -169,7 +169,7 @@ def test_two_runs_into_one_empty_directory_the_second_refused(command, name, tmp
     import subprocess
     import sys
 
-    from belot.commands.tournament import _HELD, make_dir
+    from belot.commands.tournament import make_dir, release_dir
 
     out = tmp_path / "d"
     assert make_dir(str(out), "x-") is None  # this process holds it, as a running run does
@@ -178,6 +178,17 @@ def test_two_runs_into_one_empty_directory_the_second_refused(command, name, tmp
     assert p.returncode == 2, p.stderr
     assert p.stderr == f"belot {name}: {command[-1]}: another belot run is writing into {out}; choose another directory\n"
     assert os.listdir(out) == []
-    os.close(_HELD.pop(os.path.realpath(out)))  # the run ends: the directory is free
+    release_dir(str(out))  # the run ends: the directory is free
     assert subprocess.run(argv, capture_output=True, text=True, timeout=120).returncode == 0
     assert os.listdir(out)
+
+
+def test_a_run_lets_go_of_its_directory_when_it_ends(tmp_path):
+    """An in-process run (the Python API's `main`) held its directory until the process ended."""
+    from belot.cli import main
+    from belot.commands.tournament import make_dir, release_dir
+
+    out = tmp_path / "r"
+    assert main(["tournament", "random", "random", "--deals", "1", "--target", "30", "--records", str(out)]) == 0
+    assert make_dir(str(out), "x-") is None  # not "another belot run is writing into ..."
+    release_dir(str(out))

@@ -64,7 +64,7 @@ def game_specs(bots: list[str], games: int, seed: int, target: int, observations
 
 def run(args: argparse.Namespace) -> int:
     from ..tournament import BotFailure, bot_key, play_match
-    from .tournament import check_dir, runner_for, write_record, write_whole
+    from .tournament import check_dir, release_dir, runner_for, write_record, write_whole
 
     if len(args.bots) not in (1, 2, 4):
         return fail(PROG, f"--bots takes 1, 2 or 4 names, not {len(args.bots)}")
@@ -112,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
         return fail(PROG, cannot("write", e.filename, e))
     finally:
         runner.close()
+        release_dir(args.out)
     what = "records and observations" if args.observations else "records"
     print(f"{args.games} games, {deals} deals, {decisions} decisions: {what} written to {args.out}")
     return 0

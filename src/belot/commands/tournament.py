@@ -70,14 +70,14 @@ def check_dir(path: str, prefix: str) -> str | None:
     return None
 
 
-_HELD: dict[str, int] = {}  # the directories this process has written into, locked until it exits
+_HELD: dict[str, int] = {}  # the output directories of the runs going on in this process, locked
 
 
 def make_dir(path: str, prefix: str) -> str | None:
     """Create DIR (checked by `check_dir`) and take it for this process: two runs started at once
     into one empty directory both passed `check_dir` and overwrote each other's files.  A lock on
-    the directory (released when the process ends, however it ends) refuses the second, and
-    `check_dir` is asked again under it.  An error message when DIR cannot be had."""
+    the directory (`release_dir`, or the process's end however it ends, lets it go) refuses the
+    second, and `check_dir` is asked again under it.  An error message when DIR cannot be had."""
     try:
         os.makedirs(path, exist_ok=True)
     except OSError as e:
@@ -85,8 +85,6 @@ def make_dir(path: str, prefix: str) -> str | None:
     try:
         import fcntl
     except ImportError:  # (no such locks on Windows)
-        return check_dir(path, prefix)
-    if os.path.realpath(path) in _HELD:  # taken by an earlier run in this process (a test's)
         return check_dir(path, prefix)
     try:
         fd = os.open(path, os.O_RDONLY)
@@ -105,6 +103,13 @@ def make_dir(path: str, prefix: str) -> str | None:
     return None
 
 
+def release_dir(path: str | None) -> None:
+    """Let go of a directory `make_dir` took (nothing if it took none)."""
+    fd = None if path is None else _HELD.pop(os.path.realpath(path), None)
+    if fd is not None:
+        os.close(fd)
+
+
 def runner_for(prog: str, args: argparse.Namespace, flag: str, path: str | None, prefix: str) -> Runner:
     """The runner of ``--jobs`` / ``--ray`` and the output directory ``path`` (``flag``'s, None:
     none) created and held (`make_dir`, after `check_dir` passed); `Fail` when either cannot be had."""
@@ -119,7 +124,7 @@ def runner_for(prog: str, args: argparse.Namespace, flag: str, path: str | None,
     if problem:
         runner.close()
         raise Fail(f"{flag}: {problem}")
-    return runner
+    return runner  # (the caller closes it, and `release_dir`s the directory)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -154,6 +159,7 @@ def run(args: argparse.Namespace) -> int:
         return fail(PROG, cannot("write", e.filename, e))
     finally:
         runner.close()
+        release_dir(args.records)
     figures = result.figures()
     if args.json:
         print(json.dumps(figures, indent=1))
