@@ -113,7 +113,7 @@ def _analyse(doc: Any, match: Any, done: list[int], seed: int, jobs: int, total:
                TimeElapsedColumn())
     with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as bar:
         task = bar.add_task("analyse", total=total)
-        if jobs == 1 or len(done) == 1:
+        if jobs == 1:
             a = Analyst(seed)
             return [analyze_deal(a, match.deals[i], i, lambda: bar.advance(task)) for i in done]
         from ..tournament.runners import LocalRunner
@@ -123,9 +123,9 @@ def _analyse(doc: Any, match: Any, done: list[int], seed: int, jobs: int, total:
         runner = LocalRunner(jobs, initializer=_init, initargs=(doc, seed))
         out = []
         try:
-            for result in runner.ordered(_work, iter(done)):
+            for k, result in enumerate(runner.ordered(_work, iter(done))):
                 out.append(result)
-                bar.advance(task, len(decisions_of(match.deals[done[len(out) - 1]])))
+                bar.advance(task, len(decisions_of(match.deals[done[k]])))
         finally:
             runner.close()
         return out

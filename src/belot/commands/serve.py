@@ -137,11 +137,10 @@ def run(args: argparse.Namespace) -> int:
     # One server process per database file, taken before anything is read: two servers on one
     # file both restored and played the same tables. Several servers on one database server take
     # --worker instead: a lease per table (server/workers.py).
-    path = _sqlite_path(url)
     owner = None
-    if path is not None:
+    if sqlite_file is not None:
         try:
-            owner = Owner(path).acquire()
+            owner = Owner(sqlite_file).acquire()
         except DatabaseOwned as e:
             return fail(PROG, str(e), 3)
         except OSError as e:

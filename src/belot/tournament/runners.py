@@ -110,7 +110,7 @@ class LocalRunner(Runner):
 
     def result(self, fut: Any) -> Any:
         if self.pool is None:
-            return fut.result()
+            return super().result(fut)
         while True:
             if self._interrupted:
                 raise KeyboardInterrupt

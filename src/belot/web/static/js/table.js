@@ -286,7 +286,7 @@ export function showTable(main, tableId) {
     const leave = document.getElementById("btn-leave");
     if (leave) leave.addEventListener("click", leaveSeat);
     if (!v) {
-      main.innerHTML = `<div class="lobby"><div class="box"><p>${esc(t("web.table.waiting_players"))}</p>${optionsHtml(table.options, `rules-table-${table.id}`)}${seatListHtml(table)}</div></div>`;
+      main.innerHTML = `<div class="lobby"><div class="box"><p>${esc(t("web.table.waiting_players"))}</p>${optionsHtml(table.options, `rules-table-${tableId}`)}${seatListHtml(table)}</div></div>`;
       bindSeatList();
       return;
     }
@@ -368,7 +368,7 @@ export function showTable(main, tableId) {
       lines.push(`<div>${esc(t("web.table.no_contract"))}</div>`);
     }
     if (v.pot) lines.push(`<div>${esc(t("web.table.pot_in", { n: v.pot }))}</div>`);
-    if (msg.table.options && msg.table.options.length) lines.push(optionsHtml(msg.table.options, `rules-table-${msg.table.id}`));
+    if (msg.table.options && msg.table.options.length) lines.push(optionsHtml(msg.table.options, `rules-table-${tableId}`));
     const order = myTeam() === 1 ? [1, 0] : [0, 1];
     const [a, b] = order.map((k) => (me() === null ? t("web.sheet.team", { n: k + 1 }) : k === myTeam() ? t("web.sheet.we") : t("web.sheet.they")));
     const score = me() === null  // a spectator: "Team 1: 0 · Team 2: 32", no "Team 1 0"
