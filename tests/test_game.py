@@ -345,6 +345,16 @@ def test_a_dealer_is_a_seat_number(dealer) -> None:
             Match(target=151, first_dealer=dealer)
 
 
+@pytest.mark.parametrize("pot", [-1, 1.5, "3", True, None, [2]])
+def test_a_deals_pot_is_a_count_of_game_points(pot) -> None:
+    """The hanging pot carried into a deal (R11) was taken as given: "3" or None failed only when the
+    deal was scored, eight tricks later, and -1 scored a pot of minus one."""
+    for make in (lambda: Deal(0, deal_hands(random.Random(1), 0), pot=pot),
+                 lambda: Deal.shuffled(random.Random(1), 0, pot=pot)):
+        with pytest.raises(ValueError, match="a deal's pot is a whole number of game points from 0"):
+            make()
+
+
 @pytest.mark.parametrize("target", [0, -5, 1.5, "151", True, None, "x" * 5000])
 def test_a_match_target_is_a_positive_whole_number(target) -> None:
     """Match(target="151") used to be accepted and fail at the first score check (R12.1)."""

@@ -240,6 +240,7 @@ class Deal:
         self, dealer: int, hands: Sequence[Sequence[int]], rules: Rules | None = None, pot: int = 0
     ) -> None:
         _check_dealer(dealer)
+        _check_pot(pot)
         dealt = tuple(map(tuple, hands))
         self._start(dealer, dealt, _check_hands(dealt), rules, pot)
 
@@ -249,6 +250,7 @@ class Deal:
         `deal_hands`, which need no checking when a plain ``random.Random`` shuffled them (any other
         ``rng`` shuffles through its own method, and its hands are checked as given ones)."""
         _check_dealer(dealer)
+        _check_pot(pot)
         if type(rng) is not random.Random:
             return cls(dealer, deal_hands(rng, dealer), rules, pot)
         deck = _shuffled_deck(rng.getrandbits)
@@ -802,6 +804,11 @@ def _check_seat(seat: object) -> None:
 def _check_dealer(dealer: int) -> None:
     if type(dealer) is not int or not 0 <= dealer <= 3:  # as `_check_seat`: not 1.5, True or "1"
         raise ValueError(f"dealer must be a seat 0-3, not {shown(dealer)}")
+
+
+def _check_pot(pot: int) -> None:
+    if type(pot) is not int or pot < 0:  # R11: the hanging game points carried in, a count
+        raise ValueError(f"a deal's pot is a whole number of game points from 0, not {shown(pot)}")
 
 
 def _masks(hands: tuple[tuple[int, ...], ...]) -> list[int]:
