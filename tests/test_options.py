@@ -55,6 +55,40 @@ def carre(rank: int) -> int:
     return decl._CARRE_IDS[rank]
 
 
+# -- a rule set, however it is made --------------------------------------------------------------
+
+@pytest.mark.parametrize("options, error", [
+    (("OPT-BAD",), "unknown rule option 'OPT-BAD'"),
+    ((CAPOT_NI, CAPOT_EN), "exclude each other"),
+    (NONZERO, "rule options are a list of names, not 'OPT-NONZERO'"),
+    ((7,), "rule option 7 is not a name"),
+    (None, "rule options are a list of names, not None"),
+])
+def test_rules_made_directly_are_checked_as_from_options(options: Any, error: str) -> None:
+    """``Rules(...)`` took any options before: an unknown name, two that exclude each other (R12), or
+    a string, whose ``has`` then answered for every part of the name."""
+    from belot.contracts import UnsupportedOption
+    with pytest.raises(UnsupportedOption, match=error):
+        Rules(options)
+    if isinstance(options, tuple):
+        with pytest.raises(UnsupportedOption, match=error):
+            Rules.from_options(list(options))
+
+
+def test_rules_keep_each_option_once_and_compare_as_sets_made_alike() -> None:
+    assert Rules([NONZERO, SURCONTRA, NONZERO]) == Rules((NONZERO, SURCONTRA)) == rules(NONZERO, SURCONTRA)
+    assert hash(Rules([NONZERO])) == hash(rules(NONZERO))
+
+
+@pytest.mark.parametrize("bad", [(NONZERO,), NONZERO, 5])
+def test_a_deal_or_match_takes_a_rules_object(bad: Any) -> None:
+    """A tuple or name given where a `Rules` goes failed at the first card (AttributeError)."""
+    with pytest.raises(ValueError, match=r"rules are a belot\.Rules"):
+        Deal.shuffled(random.Random(1), 0, rules=bad)
+    with pytest.raises(ValueError, match=r"rules are a belot\.Rules"):
+        Match(rules=bad, rng=random.Random(1))
+
+
 # -- R11.4 and OPT-SURCONTRA ------------------------------------------------------------------
 
 def _auction(calls: list[int], surcontra: bool) -> Auction:

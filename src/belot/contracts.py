@@ -118,10 +118,14 @@ class Rules:
 
     options: tuple[str, ...] = ()
 
-    @classmethod
-    def from_options(cls, options: list[str] | tuple[str, ...] | None) -> Rules:
+    def __post_init__(self) -> None:
+        """Every way of making a rule set checks its options: known, supported, none twice, none
+        excluding another (R12); ``Rules(("BAD",))`` was taken before, and ``Rules("OPT-NONZERO")``
+        answered ``has`` for every part of the name."""
+        if isinstance(self.options, (str, bytes)) or not isinstance(self.options, (tuple, list)):
+            raise UnsupportedOption(f"rule options are a list of names, not {shown(self.options)}")
         opts: list[str] = []
-        for opt in options or ():
+        for opt in self.options:
             if not isinstance(opt, str):
                 raise UnsupportedOption(f"rule option {shown(opt)} is not a name")
             if opt not in KNOWN_OPTIONS:
@@ -136,7 +140,11 @@ class Rules:
             both = sorted(group & set(opts))
             if len(both) > 1:
                 raise UnsupportedOption(f"rule options {' and '.join(both)} exclude each other (R12)")
-        return cls(tuple(opts))
+        object.__setattr__(self, "options", tuple(opts))
+
+    @classmethod
+    def from_options(cls, options: list[str] | tuple[str, ...] | None) -> Rules:
+        return cls(tuple(options or ()))
 
     def has(self, option: str) -> bool:
         return option in self.options

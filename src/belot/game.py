@@ -261,7 +261,7 @@ class Deal:
 
     def _start(self, dealer: int, dealt: tuple[tuple[int, ...], ...], hands: list[int], rules: Rules | None,
                pot: int) -> None:
-        self.rules = rules or DEFAULT_RULES
+        self.rules = _rules(rules)
         self.dealer = dealer
         self.dealt = dealt
         self.hands = hands
@@ -604,7 +604,7 @@ class Match:
             raise ValueError(f"a match target is a whole number of game points from 1, not {shown(target)}")
         if first_dealer is not None:
             _check_dealer(first_dealer)
-        self.rules = rules or DEFAULT_RULES
+        self.rules = _rules(rules)
         self.players = players
         self.start_target = target
         self.target = target  # raised by OPT-CAPOT-EN after a valat (R12.2)
@@ -804,6 +804,14 @@ def _check_seat(seat: object) -> None:
 def _check_dealer(dealer: int) -> None:
     if type(dealer) is not int or not 0 <= dealer <= 3:  # as `_check_seat`: not 1.5, True or "1"
         raise ValueError(f"dealer must be a seat 0-3, not {shown(dealer)}")
+
+
+def _rules(rules: Rules | None) -> Rules:
+    if rules is None:
+        return DEFAULT_RULES
+    if not isinstance(rules, Rules):  # ("OPT-NONZERO",) or "OPT-NONZERO" failed at the first card
+        raise ValueError(f"rules are a belot.Rules (Rules.from_options([...])), not {shown(rules)}")
+    return rules
 
 
 def _check_pot(pot: int) -> None:
