@@ -549,6 +549,21 @@ def test_reset_options_are_checked_and_a_dealer_alone_shuffles_for_that_dealer()
         m.reset(options={"dealer": 1})
 
 
+@pytest.mark.parametrize("bad", ["dealer", 5, ["dealer"]])
+def test_reset_options_that_are_not_a_dict_are_refused(bad: object) -> None:
+    """``reset(options="dealer")`` warned of ignoring options 'd', 'e', ...; 5 failed inside set()."""
+    e = belot_v0.raw_env(mode="deal")
+    with pytest.raises(ValueError, match="reset options are a dict"):
+        e.reset(options=bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("bad", ["OPT-NONZERO", 5])
+def test_env_options_are_a_list_of_names(bad: object) -> None:
+    """``options="OPT-NONZERO"`` was read letter by letter: "unknown rule option 'O'"."""
+    with pytest.raises(ValueError, match="rule options are a list of names"):
+        belot_v0.raw_env(options=bad)  # type: ignore[arg-type]
+
+
 def test_a_target_or_illegal_reward_that_is_not_a_number_is_refused() -> None:
     for bad in (True, 151.0, "151", 10_001, 10**30):  # a target of 10**6 made observations outside the space
         with pytest.raises(ValueError, match="target must be a whole number of game points from 1 to 10000"):

@@ -144,7 +144,8 @@ class Rules:
 
     @classmethod
     def from_options(cls, options: list[str] | tuple[str, ...] | None) -> Rules:
-        return cls(tuple(options or ()))
+        # __post_init__ makes a list a tuple and refuses anything else (a name alone, say)
+        return cls(() if options is None else options)  # type: ignore[arg-type]
 
     def has(self, option: str) -> bool:
         return option in self.options

@@ -234,7 +234,9 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
         self._rewarded = False  # whether self.rewards holds a nonzero reward
         self._done = False
         self._stepped = True
-        options = options or {}
+        options = {} if options is None else options
+        if not isinstance(options, dict):  # "x" was read as the option 'x', 5 failed inside set()
+            raise ValueError(f"reset options are a dict such as {{'dealer': 0}}, not {shown(options)}")
         unknown = set(options) - {"hands", "dealer"}
         if unknown:  # ignored, as PettingZoo's api_test expects, but a misspelt "hands" is said
             warnings.warn(f"belot_v0 ignores reset option(s) {', '.join(map(repr, sorted(map(str, unknown))))} "
