@@ -16,12 +16,14 @@ import sqlalchemy as sa
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
+    from starlette.websockets import WebSocketDisconnect
 from server_helpers import play_over_websockets
 
 from belot.server import ratings
 from belot.server.accounts import COOKIE, Accounts, LoginLimiter
 from belot.server.app import create_app
 from belot.server.errors import TableError
+from belot.server.seats import Connection, token_hash
 from belot.server.storage import SCHEMA_VERSION, Storage, attempts_table, sessions_table
 
 PASSWORD = "correct horse battery"
@@ -186,6 +188,32 @@ def test_resume_from_another_browser(tmp_path: Path) -> None:
         new = r.json()["token"]
         assert other.get(f"/api/tables/{table_id}/state", params={"token": new}).json()["you"]["seat"] == 0
         assert client.get(f"/api/tables/{table_id}/state", params={"token": old}).status_code == 403
+
+
+def test_resume_closes_the_old_tokens_socket(tmp_path: Path) -> None:
+    """A socket opened with the old token kept the seat after a resume: it got the hand and its
+    actions were played.  Now it is told and closed, and what it sends before the close is refused."""
+    with make_client(tmp_path) as client:
+        register(client, "Ivan")
+        r = client.post("/api/tables", json={"seats": ["human", "human", "bot:random", "bot:random"], "seat": 0})
+        table_id, old = r.json()["table"]["id"], r.json()["token"]
+        with client.websocket_connect(f"/api/tables/{table_id}/ws?token={old}") as ws:
+            assert ws.receive_json()["you"]["seat"] == 0
+            other = TestClient(client.app)
+            other.post("/api/login", json={"name": "Ivan", "password": PASSWORD})
+            assert other.post(f"/api/tables/{table_id}/resume").status_code == 200
+            ws.send_json({"type": "ping"})  # answered "pong" while the old token still played the seat
+            while (m := ws.receive_json())["type"] == "state":
+                pass
+            assert m["code"] == "bad_token" and "new token" in m["message"]
+            with pytest.raises(WebSocketDisconnect):
+                ws.receive_json()
+        table = client.app.state.lobby.get(table_id)
+        assert not table.seats[0].connections
+        stale = Connection(0, token_hash(old))  # one whose message came in before its close went out
+        reply = table.handle_text(stale, '{"type": "sync"}')
+        assert reply is not None and reply["code"] == "bad_token"
+        assert stale.queue.get_nowait() is None  # closed, and no state (with the hand) was queued
 
 
 def test_rematch_same_four_seats(tmp_path: Path) -> None:

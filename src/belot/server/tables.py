@@ -134,6 +134,11 @@ class Table:
 
     def handle_text(self, conn: Connection, text: str | None) -> dict[str, Any] | None:
         """One client message; the reply for this connection only (an error or pong), if any."""
+        if conn.seat is not None and self.seats[conn.seat].token_hash != conn.token_hash:
+            # the seat was left or resumed elsewhere, and this socket's close is still on its way: from
+            # now on its token is nobody's, so not one more action or hand goes through it
+            conn.queue.put_nowait(None)
+            return TableError("bad_token", "this token no longer holds the seat", 403).to_json(self.seq)
         if text is None:
             return TableError("bad_json", "messages are JSON text, not binary").to_json(self.seq)
         try:
@@ -257,6 +262,7 @@ class Table:
         token, token_hash = self.seats.new_token()
         self.log.set_seat(seat, token_hash, st.name)
         st.token_hash = token_hash
+        self._close_connections(seat, "the seat was taken up again with a new token (another browser)")
         return token
 
     def leave(self, token: Any) -> None:
@@ -267,13 +273,19 @@ class Table:
         self.log.set_seat(seat, None, None, open=self.status != FINISHED)
         st.token_hash, st.name, st.away, st.kept_until = None, None, False, None
         self.turns.stop_grace(seat)
-        gone = TableError("bad_token", "you left this seat").to_json(self.seq)
-        for c in st.connections:
-            c.queue.put_nowait(json.dumps(gone))
-            c.queue.put_nowait(None)
-        st.connections.clear()
+        self._close_connections(seat, "you left this seat")
         self.messages.broadcast()
         self.turns.schedule()
+
+    def _close_connections(self, seat: int, why: str) -> None:
+        """Tell the seat's sockets that their token no longer holds it, and close them (`handle_text`
+        refuses what they send before the close goes out)."""
+        gone = json.dumps(TableError("bad_token", why).to_json(self.seq))
+        st = self.seats[seat]
+        for c in st.connections:
+            c.queue.put_nowait(gone)
+            c.queue.put_nowait(None)
+        st.connections.clear()
 
     def close(self) -> None:
         self.turns.close()
