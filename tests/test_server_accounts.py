@@ -219,7 +219,7 @@ def test_resume_closes_the_old_tokens_socket(tmp_path: Path) -> None:
 def test_rematch_same_four_seats(tmp_path: Path) -> None:
     with make_client(tmp_path) as client:
         r = client.post("/api/tables", json={"seats": ["human", "bot:random", "human", "bot:random"], "target": 10,
-                                             "seat": 0, "name": "A"})
+                                             "seat": 0, "name": "A", "options": ["OPT-SURCONTRA", "OPT-NONZERO"]})
         table_id, t0 = r.json()["table"]["id"], r.json()["token"]
         t2 = client.post(f"/api/tables/{table_id}/join", json={"seat": 2, "name": "B"}).json()["token"]
         assert client.post(f"/api/tables/{table_id}/rematch", json={"token": t0}).status_code == 409
@@ -230,6 +230,7 @@ def test_rematch_same_four_seats(tmp_path: Path) -> None:
         assert a["table"]["id"] == b["table"]["id"] != table_id
         assert (a["seat"], b["seat"]) == (0, 2)
         assert b["table"]["status"] == "playing" and b["table"]["target"] == 10
+        assert b["table"]["options"] == ["OPT-SURCONTRA", "OPT-NONZERO"]  # the house rules came along
         assert [s["name"] for s in b["table"]["seats"]][::2] == ["A", "B"]
 
 

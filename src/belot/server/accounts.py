@@ -511,11 +511,8 @@ def add_routes(app: FastAPI, lobby: Lobby, accounts: Accounts, body_of: Callable
         new_id = lobby.storage.rematch_of(table_id)
         new = lobby.get(new_id) if new_id else None
         if new_id is None:
-            s = table.settings
-            request_body = CreateTable.model_validate({
-                "target": s.target, "seats": list(s.seats), "names": list(s.names), "substitute": s.substitute,
-                "turn_timer": s.turn_timer,
-            })
+            # every setting, as stored (the house rules were left out, and the rematch played without them)
+            request_body = CreateTable.model_validate(table.settings.to_json())
             people = {i for i, st in enumerate(table.seats) if st.is_human and st.token_hash is not None} | set(links)
             try:
                 new, _, _ = lobby.create(request_body, address_of(request), rematch_of=table_id, keep=people)
