@@ -228,6 +228,9 @@ def test_rematch_same_four_seats(tmp_path: Path) -> None:
         a = client.post(f"/api/tables/{table_id}/rematch", json={"token": t0}).json()
         b = client.post(f"/api/tables/{table_id}/rematch", json={"token": t2}).json()
         assert a["table"]["id"] == b["table"]["id"] != table_id
+        again = client.post(f"/api/tables/{table_id}/rematch", json={"token": t0})  # Back, then Rematch again
+        assert again.status_code == 409 and again.json()["error"]["code"] == "rematch_taken"
+        assert again.json()["error"]["detail"] == {"seat": 0, "table": a["table"]["id"]}
         assert (a["seat"], b["seat"]) == (0, 2)
         assert b["table"]["status"] == "playing" and b["table"]["target"] == 10
         assert b["table"]["options"] == ["OPT-SURCONTRA", "OPT-NONZERO"]  # the house rules came along
@@ -389,4 +392,5 @@ def test_rematch_keeps_the_seats_for_their_players_until_the_hold_lapses(tmp_pat
         r = stranger.post(f"/api/tables/{new_id}/join", json={"name": "X"})
         assert r.status_code == 200 and r.json()["seat"] == 2 and r.json()["table"]["status"] == "playing"
         r = client.post(f"/api/tables/{table_id}/rematch", json={"token": t2})
-        assert r.status_code == 409 and r.json()["error"]["code"] == "seat_taken"
+        assert r.status_code == 409 and r.json()["error"]["code"] == "rematch_taken"
+        assert r.json()["error"]["detail"] == {"seat": 2, "table": new_id}

@@ -73,6 +73,13 @@ def test_register_play_see_history_and_rating_log_out(browser: Browser, server: 
     page.wait_for_selector(".felt")
     again = table_id(page)
     assert server.get(f"/api/tables/{again}")["table"]["seats"][0]["name"] == "Zeynep"
+    # Back to the finished match and Rematch again: the same rematch, not "someone took this seat".
+    page.go_back()
+    page.wait_for_selector("#btn-rematch")
+    page.click("#btn-rematch")
+    page.wait_for_function(f"location.pathname.endsWith('{again}')")
+    page.wait_for_selector(".felt")
+    assert page.locator("#toast:not(.hidden)").count() == 0
 
     # Another browser, logged in to the same account, finds that running table in its lobby.
     other = new_page(browser)

@@ -543,7 +543,9 @@ export function showTable(main, tableId) {
       saveToken(res.table.id, res.token);
       navigate(`/t/${res.table.id}`);
     } catch (e) {
-      toast(errorText(e));
+      // asked again after going back: this browser holds the seat already, so it goes there
+      if (e.code === "rematch_taken" && e.detail.table && savedToken(e.detail.table)) navigate(`/t/${e.detail.table}`);
+      else toast(errorText(e));
     }
   });
 
