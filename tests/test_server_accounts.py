@@ -216,6 +216,23 @@ def test_resume_closes_the_old_tokens_socket(tmp_path: Path) -> None:
         assert stale.queue.get_nowait() is None  # closed, and no state (with the hand) was queued
 
 
+def test_a_finished_match_keeps_its_players(tmp_path: Path) -> None:
+    """Leaving a finished table rewrote its record's players ("Ayşe" became "seat 0") and dropped the
+    seat's account link; now it is refused."""
+    with make_client(tmp_path) as client:
+        register(client, "Ayşe")
+        r = client.post("/api/tables", json={"seats": ["human", "bot:random", "bot:random", "bot:random"], "target": 10,
+                                             "seat": 0})
+        table_id, t0 = r.json()["table"]["id"], r.json()["token"]
+        play_over_websockets(client, table_id, {0: t0}, random.Random(3))
+        before = client.get(f"/api/tables/{table_id}/record").json()
+        r = client.post(f"/api/tables/{table_id}/leave", json={"token": t0})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "match_over"
+        assert client.get(f"/api/tables/{table_id}/record").json() == before
+        assert before["players"][0] == "Ayşe"
+        assert client.get(f"/api/tables/{table_id}").json()["table"]["seats"][0]["name"] == "Ayşe"
+
+
 def test_rematch_same_four_seats(tmp_path: Path) -> None:
     with make_client(tmp_path) as client:
         r = client.post("/api/tables", json={"seats": ["human", "bot:random", "human", "bot:random"], "target": 10,

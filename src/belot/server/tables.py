@@ -269,8 +269,10 @@ class Table:
         seat = self.seat_of(token)
         if seat is None:
             raise TableError("bad_token", "this token holds no seat of this table", 403)
+        if self.status == FINISHED:  # its record names who played: leaving now would rewrite it
+            raise TableError("match_over", "the match is over; its seats stay as they were played", 409)
         st = self.seats[seat]
-        self.log.set_seat(seat, None, None, open=self.status != FINISHED)
+        self.log.set_seat(seat, None, None, open=True)
         st.token_hash, st.name, st.away, st.kept_until = None, None, False, None
         self.turns.stop_grace(seat)
         self._close_connections(seat, "you left this seat")
