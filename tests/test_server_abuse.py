@@ -191,6 +191,32 @@ def test_a_body_over_the_limit_is_refused_before_it_is_read(tmp_path: Path, no_t
         assert client.post("/api/tables", json={}).status_code == 201
 
 
+@pytest.mark.parametrize("path", ["/api/tables", "/api/accounts", "/api/login"])
+def test_a_client_gone_before_its_body_is_whole_is_no_traceback(tmp_path: Path, path: str) -> None:
+    """A client that sent part of a body and hung up made Starlette's ClientDisconnect escape the app:
+    "Exception in ASGI application" and a traceback in the server's log, as often as a client liked."""
+    with make_client(tmp_path) as client:
+        before = db_rows(tmp_path)
+        incoming: list[dict[str, Any]] = [{"type": "http.request", "body": b'{"na', "more_body": True}]
+        sent: list[dict[str, Any]] = []
+
+        async def receive() -> dict[str, Any]:
+            return incoming.pop(0) if incoming else {"type": "http.disconnect"}
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        scope = {"type": "http", "method": "POST", "path": path, "raw_path": path.encode(), "root_path": "",
+                 "query_string": b"", "scheme": "http", "http_version": "1.1", "server": ("testserver", 80),
+                 "client": ("127.0.0.1", 5000),
+                 "headers": [(b"host", b"testserver"), (b"content-type", b"application/json"),
+                             (b"content-length", b"100")]}
+        assert client.portal is not None
+        client.portal.call(client.app, scope, receive, send)  # raised ClientDisconnect before
+        assert sent[0]["type"] == "http.response.start" and sent[0]["status"] == 400
+        assert db_rows(tmp_path) == before
+
+
 # -- 3. connections -----------------------------------------------------------------------------
 
 def test_websockets_per_address_are_limited_with_a_clear_close(tmp_path: Path, no_tracebacks: None) -> None:

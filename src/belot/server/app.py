@@ -22,6 +22,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from .. import i18n
@@ -162,11 +163,14 @@ def create_app(
         if declared is not None and (not declared.isdigit() or int(declared) > limits.max_body):
             raise too_large
         chunks, size = [], 0
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > limits.max_body:
-                raise too_large
-            chunks.append(chunk)
+        try:
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > limits.max_body:
+                    raise too_large
+                chunks.append(chunk)
+        except ClientDisconnect:  # gone before its body was whole: a refusal nobody reads, not a traceback
+            raise TableError("bad_request", "the client went away before its request body was whole", 400) from None
         raw = b"".join(chunks)
         if not raw.strip():
             return {}
