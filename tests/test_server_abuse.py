@@ -66,6 +66,12 @@ def error_of(r: Any, status: int, code: str) -> str:
     ('{"names": [null, null, "\\u0000x", null]}', {"field": "names[2]", "reason": "character", "char": "U+0000"}),
     ('{"seat": 0, "name": "' + "x" * 33 + '"}', {"field": "name", "reason": "too_long", "limit": 32}),
     ('{"seat": 0, "name": "\\u0301 "}', {"field": "name", "reason": "nothing_visible"}),
+    # characters that show as nothing: a copy of another's name ("Ivan" + U+034F), or a blank name
+    ('{"seat": 0, "name": "Ivan\\u034f"}', {"field": "name", "reason": "character", "char": "U+034F"}),
+    ('{"seat": 0, "name": "\\u3164"}', {"field": "name", "reason": "character", "char": "U+3164"}),
+    ('{"seat": 0, "name": "\\u2800\\u2800"}', {"field": "name", "reason": "character", "char": "U+2800"}),
+    ('{"names": ["\\uffa0", null, null, null]}', {"field": "names[0]", "reason": "character", "char": "U+FFA0"}),
+    ('{"seat": 0, "name": "\\ufe0f"}', {"field": "name", "reason": "nothing_visible"}),
 ])
 def test_a_bad_name_is_refused_naming_the_field_and_nothing_is_stored(
         tmp_path: Path, body: str, detail: dict[str, Any], no_tracebacks: None) -> None:
