@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
+import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -278,6 +279,23 @@ def test_bot_only_tables_are_capped_server_wide(tmp_path: Path, no_tracebacks: N
         assert r.json()["error"]["detail"] == {"limit": 2}
         assert db_rows(tmp_path) == before
         assert client.post("/api/tables", json={}).status_code == 201  # a table for people still opens
+
+
+def test_a_table_every_person_left_waits_for_someone(tmp_path: Path, no_tracebacks: None) -> None:
+    """Creating a table with one human seat and leaving it made a table of bots only that the cap
+    above did not count: one address kept twenty a minute playing.  Such a table's bots now wait
+    until someone is there again, a player or anyone watching."""
+    with make_client(tmp_path, limits=Limits(bot_tables=1)) as client:
+        r = client.post("/api/tables", json={"seats": ["human", "bot:random", "bot:random", "bot:random"], "seat": 0})
+        table_id, token = r.json()["table"]["id"], r.json()["token"]
+        assert client.post(f"/api/tables/{table_id}/leave", json={"token": token}).status_code == 200
+        seq = client.get(f"/api/tables/{table_id}/state").json()["seq"]
+        time.sleep(0.5)  # bots at a 0 s delay: some 30 actions a second while they played
+        assert client.get(f"/api/tables/{table_id}/state").json()["seq"] == seq
+        with client.websocket_connect(f"/api/tables/{table_id}/ws") as spectator:
+            m = spectator.receive_json()
+            while m["seq"] < seq + 4:  # watched, it plays on
+                m = spectator.receive_json()
 
 
 def test_the_lobby_is_paged_newest_first(tmp_path: Path) -> None:

@@ -283,6 +283,7 @@ def create_app(
             seat = table.seat_of(token)
             if seat is None:
                 raise TableError("bad_token", "this token holds no seat of this table", 403)
+            table.alive(seat)
         return table.state(seat)
 
     @app.post("/api/tables/{table_id}/action", openapi_extra=_body(ActionRequest))

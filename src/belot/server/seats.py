@@ -132,6 +132,15 @@ class Seats:
         seat = self.seats[s]
         return seat.kind if not seat.is_human else self.settings.substitute
 
+    def bots_may_play(self) -> bool:
+        """Bots play a table of bots only, or one where someone is: a person who holds a seat and is
+        not away (connected, or within the grace period after their last socket or action), or anyone
+        watching.  A table every person left, or never came to, waits for one, so its bots cost
+        nothing: leaving the one human seat of a table made a table of bots only that
+        `Limits.bot_tables` did not count."""
+        return all(not seat.is_human for seat in self.seats) or self.watched() or any(
+            seat.is_human and seat.token_hash is not None and not seat.away for seat in self.seats)
+
     def person_waiting(self) -> bool:
         """Someone holds a seat here and is connected: a bot's turn keeps a person waiting."""
         return any(seat.is_human and seat.connections and not seat.away for seat in self.seats)

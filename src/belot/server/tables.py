@@ -107,6 +107,7 @@ class Table:
         if conn.seat is None:
             self.seats.spectators.add(conn)
             conn.queue.put_nowait(self.encode_state(None))
+            self.turns.schedule()  # a table nobody was at plays on while watched (`Seats.bots_may_play`)
             return
         seat = self.seats[conn.seat]
         seat.connections.add(conn)
@@ -195,11 +196,19 @@ class Table:
             raise TableError("not_your_turn", f"it is seat {to_move}'s turn, not seat {seat}'s", 409,
                              detail={"seat": to_move})
         self.commit(seat, action, bot=False)
+        self.alive(seat)
+
+    def alive(self, seat: int) -> None:
+        """A sign of life from the player of ``seat`` without a socket (an action or a state asked for
+        over HTTP): they are back, and away again a grace period after the last one."""
         s = self.seats[seat]
         if s.away or (not s.connections and s.grace_task is None):
-            # An action is a sign of life: the player is back (e.g. over HTTP, without a socket).
+            back = s.away
             s.away = False
             self.turns.start_grace(seat)
+            if back:
+                self.messages.broadcast()
+                self.turns.schedule()
 
     def commit(self, seat: int, action: int, bot: bool) -> None:
         """Apply through the rules core on a copy, store it, then make it the state and tell everyone."""

@@ -1,5 +1,5 @@
 """Who acts when nobody sends an action: the bot of a bot seat (or of a free or away human seat)
-after a short delay, the substitute bot when the turn timer runs out, and the grace period after
+after a short delay while a person is at the table (`Seats.bots_may_play`), the substitute bot when the turn timer runs out, and the grace period after
 which a disconnected player counts as away.  Every waiting thing is one asyncio task, cancelled
 when the state moves on, so a stale timer never acts."""
 
@@ -49,7 +49,7 @@ class Turns:
         if t.status == PLAYING and not t.match.is_over and t.match.current_player >= 0:
             s = t.match.current_player
             if t.seats.bot_playing(s):
-                key = (t.seq, s, True)
+                key = (t.seq, s, True) if t.seats.bots_may_play() else None
             elif t.settings.turn_timer is not None:
                 key = (t.seq, s, False)
         pending = self._pending
