@@ -332,6 +332,13 @@ def test_pages_static_files_and_i18n(tmp_path: Path) -> None:
         for path in ("/", "/t/abc", "/replay/abc"):
             assert "belot ui" in client.get(path).text
         assert client.get("/static/app.js").text == "console.log('hi')"
+        # any other page: the page (which says "no such page" in the reader's language) with a 404,
+        # not the framework's English JSON; the API and static files keep their own 404s
+        for path in ("/zzz", "/t/", "/replay", "/a/b/c"):
+            r = client.get(path)
+            assert r.status_code == 404 and "belot ui" in r.text and r.headers["content-type"].startswith("text/html")
+        assert client.get("/api").json()["error"]["code"] == "no_route"
+        assert client.get("/static/nope.js").status_code == 404 and "belot ui" not in client.get("/static/nope.js").text
         for lang in ("en", "tr", "bg"):
             cat = client.get(f"/api/i18n/{lang}").json()
             assert cat["call.pass"]

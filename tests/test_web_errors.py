@@ -56,6 +56,14 @@ def test_a_turkish_player_joining_a_full_table_is_told_so_in_turkish(browser: Br
     c.wait_for_selector("main .box")
     tr = catalog("tr")
     assert c.inner_text("main .box") == f"{tr['web.replay.not_found']} {tr['web.errors.in_progress']}"
+    # An address that is no page: said in Turkish, with the way back ({"detail":"Not Found"} before).
+    answer = c.goto(f"{server.url}/masa/{tid}")
+    assert answer is not None and answer.status == 404
+    c.wait_for_selector("main .box")
+    assert c.inner_text("main .box").startswith(tr["web.page.not_found"])
+    assert c.title().startswith(tr["web.page.not_found"])
+    c.click("main .box a[href='/']")
+    c.wait_for_selector("#create-btn")
     assert not a.errors and not c.errors  # type: ignore[attr-defined]
     a.context.close()
     c.context.close()

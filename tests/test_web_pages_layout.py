@@ -362,7 +362,7 @@ def test_every_page_has_one_heading_of_its_name_and_the_window_title_says_it(
                 "/u/%": "%",  # an escape cut short
                 "/u/Ayla%0A%09": "Ayla\n\t",  # control characters (the title reads them as spaces)
                 "/u/" + "%C3%B6" * 300: "ö" * 300,  # a name longer than any account's
-                f"/t/{tid}%00": words["web.page.lobby"],  # no table id: the lobby
+                f"/t/{tid}%00": words["web.page.not_found"],  # no table id: no such page
             })
         page = new_page(browser, width=360, height=740)
         page.context.add_init_script(f"localStorage.setItem('belot.lang', '{lang}');")

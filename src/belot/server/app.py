@@ -130,7 +130,10 @@ def create_app(
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, e: StarletteHTTPException) -> Response:
         """No such route or method under /api: the API's error body, like every other refusal."""
-        if not request.url.path.startswith("/api/"):
+        path = request.url.path
+        if path != "/api" and not path.startswith("/api/"):
+            if e.status_code == 404 and request.method == "GET" and not path.startswith("/static/"):
+                return index(404)  # the page says "no such page" in the reader's language, not {"detail": ...}
             return await http_exception_handler(request, e)
         code = {404: "no_route", 405: "bad_method"}.get(e.status_code, "bad_request")
         return JSONResponse({"error": {"code": code, "message": str(e.detail), "rule": None, "detail": {}}},
@@ -178,11 +181,11 @@ def create_app(
 
     # -- pages --------------------------------------------------------------------------------
 
-    def index() -> Response:
+    def index(status: int = 200) -> Response:
         page = static / "index.html"
         if page.is_file():
-            return FileResponse(page, media_type="text/html")
-        return HTMLResponse(NOT_BUILT)
+            return FileResponse(page, status_code=status, media_type="text/html")
+        return HTMLResponse(NOT_BUILT, status_code=status)
 
     @app.get("/", include_in_schema=False)
     async def root() -> Response:

@@ -2,7 +2,7 @@
 // The pages import nothing from here (navigate, toast and banner are in ui.js): no import cycle.
 
 import { suitDefs } from "./cards.js";
-import { initialLanguage, language, setLanguage, t, LANGUAGES } from "./i18n.js";
+import { esc, initialLanguage, language, setLanguage, t, LANGUAGES } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { showTable } from "./table.js";
 import { showReplay } from "./replay.js";
@@ -19,15 +19,23 @@ function nameIn(part) {
 
 // The pages by address: how each is drawn, and its name in the page's language (its one h1, read by a
 // screen reader, not shown, and the window's title, which a tab, the history and a screen reader name
-// the page by). Anything else is the lobby.
+// the page by). Anything else is no page.
 const ROUTES = [
   { path: /^\/t\/([\w-]+)\/?$/, show: showTable, name: (id) => t("web.page.table", { id }) },
   { path: /^\/replay\/([\w-]+)\/?$/, show: showReplay, name: (id) => `${t("web.replay.title")} ${id}` },
   { path: /^\/u\/([^/]+)\/?$/, show: (main, name) => showProfile(main, nameIn(name)), name: nameIn },
   { path: /^\/leaderboard\/?$/, show: showLeaderboard, name: () => t("web.account.leaderboard") },
   { path: /^\/account\/?$/, show: showAccount, name: () => t("web.page.account") },
+  { path: /^\/$/, show: showLobby, name: () => t("web.page.lobby") },
 ];
-const LOBBY = { show: showLobby, name: () => t("web.page.lobby") };
+// Any other address: no such page (the server answers it with this page and a 404)
+const NOT_FOUND = {
+  show: (main) => {
+    main.innerHTML = `<div class="lobby"><p class="box">${esc(t("web.page.not_found"))}
+      <a data-link href="/">${esc(t("web.table.back_to_lobby"))}</a></p></div>`;
+  },
+  name: () => t("web.page.not_found"),
+};
 
 /** The route of the address shown, and the part of the path it takes (a table id, a name). */
 function current() {
@@ -35,7 +43,7 @@ function current() {
     const m = location.pathname.match(r.path);
     if (m) return [r, m[1]];
   }
-  return [LOBBY, undefined];
+  return [NOT_FOUND, undefined];
 }
 
 function route() {
