@@ -520,7 +520,7 @@ class ScriptedTable:
     """A table of four human seats whose actions this test chooses, sent over the HTTP API.
 
     ``kind`` picks the deals: ``"doubled"`` (the first bid is a suit, the next seat doubles, the
-    rest pass), ``"inside"`` (the declarer's team plays its lowest cards, the other its highest) or
+    rest pass), ``"redoubled"`` (All Trumps, doubled and redoubled: x4), ``"inside"`` (the declarer's team plays its lowest cards, the other its highest) or
     ``"plain"``.  `play_until` drives the table until a deal of that kind has been scored the way
     wanted; the browser then opens seat 0 with its token.
     """
@@ -565,10 +565,14 @@ class ScriptedTable:
         if calls:
             names = [a["call"] for a in calls]
             made = [c for c in view["calls"] if c["call"] != "pass"]
-            if not made:
+            if not made and kind != "redoubled":
                 pick = "NT" if kind == "inside" and "NT" in names else next(c for c in names if c in "CDHS")
             elif kind == "doubled" and len(made) == 1 and "kontra" in names:
                 pick = "kontra"
+            elif kind == "redoubled" and "AT" in names and not made:
+                pick = "AT"
+            elif kind == "redoubled" and ("rekontra" in names or ("kontra" in names and len(made) == 1)):
+                pick = "rekontra" if "rekontra" in names else "kontra"
             else:
                 pick = "pass"
             return {"call": pick}

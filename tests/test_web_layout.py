@@ -55,7 +55,7 @@ LAYOUT = """([rim, extra]) => {
     '.house-rules', '.centre-note', '.auction-log', '.auction-log > span', '.actions > *', '.call', '.round-btn',
     '.hand', '.hand .card', '.hand .card .key', '.trick .tcard .who', '.dialog', '.dialog h2', '.dialog p', '.dialog th',
     '.dialog td', '.dialog li', '.dialog summary', '.dialog .buttons > *', '.dialog figcaption', '.sheet-wrap.open th',
-    '.sheet-wrap.open td', ...extra].join(',');
+    '.sheet-wrap.open td', '.dialog table', '.sheet table', '.sheet th', '.sheet td', 'select', ...extra].join(',');
   for (const e of document.querySelectorAll(sel)) {
     if (!shown(e) || e.closest('#defs')) continue;
     const r = e.getBoundingClientRect();
@@ -65,10 +65,32 @@ LAYOUT = """([rim, extra]) => {
         && (e.scrollWidth > e.clientWidth + 1 || !/anywhere|break-word/.test(cs.overflowWrap)
             && widest(e) > r.width - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) + 0.05))
       out.push(['cut off across', what(e), e.scrollWidth, e.clientWidth]);
+    if (e.matches('select')) {  // its chosen option's text, cut by a max-width ("Българск" at 320 px)
+      const c = e.cloneNode(true);
+      c.style.cssText = 'position:absolute;visibility:hidden;width:auto;max-width:none';
+      for (const o of [...c.options]) if (o.value !== e.value) o.remove();  // sized by the option shown
+      document.body.appendChild(c);
+      const need = c.getBoundingClientRect().width;
+      c.remove();
+      if (need > r.width + 0.5) out.push(['cut off across', what(e), Math.round(need), Math.round(r.width)]);
+    }
     if (cs.overflowY !== 'visible' && e.scrollHeight > e.clientHeight + 1 && !e.matches('.dialog, .sheet-wrap'))
       out.push(['cut off below', what(e), e.scrollHeight, e.clientHeight]);
     if (e.matches('.chip') && !/\\s/.test(e.textContent.trim()) && r.height > 1.6 * parseFloat(cs.lineHeight))
       out.push(['a word broken', what(e), Math.round(r.height)]);
+    if (e.matches('.seat .name')) {  // a name wraps between its words (and after a hyphen), not inside a
+      // word of up to 9 letters ("rastgele", "Стоянов"); a longer one ("Özdemiroğlu") may have to break
+      const probe = document.createElement('span');
+      probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap';
+      e.appendChild(probe);
+      let w = 0;
+      for (const piece of e.firstChild.textContent.split(/\\s+|(?<=-)/).filter((p) => p.length <= 9)) {
+        probe.textContent = piece; w = Math.max(w, probe.getBoundingClientRect().width);
+      }
+      probe.remove();
+      if (w > r.width - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) + 0.5)
+        out.push(['a word broken', what(e), Math.round(w), Math.round(r.width)]);
+    }
     const p = e.parentElement;
     if (p && !e.closest('.trick') && !e.matches('.key')) {
       const q = p.getBoundingClientRect(), ps = getComputedStyle(p);
@@ -175,6 +197,16 @@ def summary(server: Server) -> Iterator[ScriptedTable]:
 
 
 @pytest.fixture(scope="module")
+def redoubled_end(server: Server) -> Iterator[ScriptedTable]:
+    """The end of a match of All Trumps deals at x4: the widest lines a score sheet has ("All Trumps
+    x4", three-digit scores and running totals), which ran past the sheet's paper."""
+    table = ScriptedTable(server, target=300)
+    table.play_out("redoubled")
+    yield table
+    table.close()
+
+
+@pytest.fixture(scope="module")
 def match_end(server: Server) -> Iterator[ScriptedTable]:
     table = finished_match(server)
     yield table
@@ -182,18 +214,18 @@ def match_end(server: Server) -> Iterator[ScriptedTable]:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("stage", ["waiting", "auction", "side_dealer", "summary", "match_end"])
+@pytest.mark.parametrize("stage", ["waiting", "auction", "side_dealer", "summary", "match_end", "redoubled_end"])
 def test_nothing_overflows_is_cut_off_or_overlaps(browser: Browser, stage: str, lang: str,
                                                   request: pytest.FixtureRequest) -> None:
     """The Bulgarian "Раздаващ" chip ran out of a side seat's name plate at 360 px, and the side
     seats' plates lay on the felt's wooden rim: every chip and label of every stage fits."""
     table: ScriptedTable = request.getfixturevalue(stage)
     ready = {"auction": "[data-call]", "waiting": ".seat-chooser", "side_dealer": ".seat.pos-left .chip.dealer", "summary": "#summary-dialog",
-             "match_end": "#match-end"}[stage]
+             "match_end": "#match-end", "redoubled_end": "#match-end"}[stage]
     for width, height in WIDTHS:
         page = table.open(browser, width, height, lang)
         page.wait_for_selector(ready)
-        if stage == "match_end":
+        if stage in ("match_end", "redoubled_end"):
             page.click("#match-end details summary")  # the last deal's summary, opened
         assert_fits(page, stage, lang, width)
         if width < 600:  # a finger's controls, the match end's "last deal" disclosure among them

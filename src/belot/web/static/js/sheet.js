@@ -23,12 +23,14 @@ export function sheetHtml(history, target, myTeam, winner = null) {
   const [a, b] = teamTitles(myTeam);
   const rows = history.map((r, i) => {
     const redeal = r.outcome === "redeal" || !r.contract;
-    let contract = redeal ? esc(t("call.pass")) : callHtml(r.contract);
-    if (!redeal && r.multiplier > 1) contract += ` <b>×${r.multiplier}</b>`;
+    // the contract, then its multiplier and whose bid it was: on a narrow sheet the two parts take
+    // two lines ("All Trumps ×4 ↓" and three-digit scores ran past the paper's edge)
+    let contract = `<span class="nowrap">${redeal ? esc(t("call.pass")) : callHtml(r.contract)}</span>`;
     if (!redeal) {
       // ↑ our team bid it, ↓ theirs (as players mark it on paper)
       const ours = order[0] === (r.declarer & 1);
-      contract += ` <small title="${esc(t("web.table.bid_by", { name: teamTitles(myTeam)[ours ? 0 : 1] }))}">${ours ? "↑" : "↓"}</small>`;
+      const times = r.multiplier > 1 ? `<b>×${r.multiplier}</b> ` : "";
+      contract += ` <span class="nowrap">${times}<small title="${esc(t("web.table.bid_by", { name: teamTitles(myTeam)[ours ? 0 : 1] }))}">${ours ? "↑" : "↓"}</small></span>`;
     }
     const hanging = r.pot > 0; // points left hanging after this deal (R11)
     const cell = (team) => {
