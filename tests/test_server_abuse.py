@@ -327,6 +327,23 @@ def test_a_lobby_query_out_of_range_says_its_bounds_as_a_body_field_does(tmp_pat
         assert low["detail"] == {"field": "query.limit", "reason": "range", "min": 1}, low
         assert high["detail"] == {"field": "query.limit", "reason": "range", "max": 50}, high
         assert low["message"].startswith("query.limit: ")
+        # text that is no number or yes/no is of the wrong type; a cursor not made by the lobby is named
+        for query, field in (("limit=x", "query.limit"), ("limit=1.5", "query.limit"), ("all=maybe", "query.all")):
+            assert client.get(f"/api/tables?{query}").json()["error"]["detail"] == {"field": field, "reason": "type"}
+        bad = client.get("/api/tables?before=abc").json()["error"]
+        assert bad["code"] == "bad_request" and bad["detail"] == {"field": "query.before", "reason": "invalid"}
+
+
+def test_an_empty_token_holds_no_seat_on_a_socket_either(tmp_path: Path) -> None:
+    """``GET /state?token=`` answered 403 while the websocket took ``?token=`` for a spectator."""
+    with make_client(tmp_path) as client:
+        table_id = client.post("/api/tables", json={}).json()["table"]["id"]
+        assert client.get(f"/api/tables/{table_id}/state?token=").status_code == 403
+        with client.websocket_connect(f"/api/tables/{table_id}/ws?token=") as ws:
+            assert ws.receive_json()["code"] == "bad_token"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 4001
 
 
 def test_waiting_tables_load_on_demand_after_a_restart(tmp_path: Path) -> None:

@@ -367,7 +367,7 @@ def create_app(
             return
         token = websocket.query_params.get("token")
         seat = None
-        if token:
+        if token is not None:  # "?token=" holds no seat, as over HTTP (it was taken for a spectator)
             seat = table.seat_of(token)
             if seat is None:
                 await _refuse(websocket, TableError("bad_token", "this token holds no seat of this table", 403), 4001)
@@ -426,7 +426,8 @@ def _cursor(before: str | None) -> tuple[float, str] | None:
     except ValueError:
         when = math.nan
     if not math.isfinite(when) or not table_id or len(table_id) > 32:
-        raise TableError("bad_request", "before: not a cursor of this lobby (use the previous page's next)", 400)
+        raise TableError("bad_request", "before: not a cursor of this lobby (use the previous page's next)", 400,
+                         detail={"field": "query.before", "reason": "invalid"})
     return when, table_id
 
 

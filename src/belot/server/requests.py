@@ -138,7 +138,9 @@ def describe(e: ValidationError) -> str:
 # pydantic's error types by the ``reason`` a refusal's detail gives (docs/protocol.md); any other: "invalid".
 _REASONS = {"extra_forbidden": "unknown_field", "missing": "missing", "greater_than": "range",
             "greater_than_equal": "range", "less_than": "range", "less_than_equal": "range",
-            "too_short": "range", "too_long": "range"}
+            "too_short": "range", "too_long": "range",
+            # a query parameter's text that is no number or yes/no ("?limit=x") is of the wrong type
+            "int_parsing": "type", "int_from_float": "type", "float_parsing": "type", "bool_parsing": "type"}
 
 
 def detail_of(e: ValidationError | RequestValidationError) -> dict[str, Any]:
