@@ -35,6 +35,8 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
+from belot.i18n import catalog
+
 pytestmark = pytest.mark.browser
 
 CHROMIUM = "/usr/bin/chromium"
@@ -433,6 +435,36 @@ def test_match_end_then_replay_with_all_hands_open(browser: Browser, server: Ser
     assert not page.errors  # type: ignore[attr-defined]
 
 
+def test_a_turn_that_times_out_says_so_and_the_summary_shows_the_time(browser: Browser, server: Server) -> None:
+    """With a turn timer the substitute bot acted for a player out of time and the page said nothing
+    (the call seemed to make itself); and at a deal's end the summary covered the calls while the
+    next turn's time ran down unseen beneath it."""
+    made = post(server, "/api/tables", {"seats": ["human", "bot:random", "bot:random", "bot:random"], "seat": 0,
+                                        "name": "Ayşe", "turn_timer": 2, "target": 1001})
+    tid, token = made["table"]["id"], made["token"]
+    page = new_page(browser, width=360, height=740, locale="tr-TR")
+    page.context.add_init_script(f"localStorage.setItem('belot.token.{tid}', '{token}');")
+    page.goto(f"{server.url}/t/{tid}")
+    page.wait_for_selector("#deadline")  # seat 0's turn, its time running: let it run out
+    page.wait_for_selector("#toast:not(.hidden)", timeout=15_000)
+    assert page.inner_text("#toast") == catalog("tr")["web.table.timed_out"]
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+    # A deal ends and seat 0 calls first in the next: the summary it opens on shows seat 0's time.
+    table = ScriptedTable(server, turn_timer=60)
+    while True:
+        table.play_until("plain")
+        view = table.state(0)["view"]
+        if view["phase"] == "auction" and view["to_move"] == 0:
+            break
+    page = table.open(browser, 360, 740, "tr")
+    page.wait_for_selector("#summary-dialog #summary-deadline")
+    assert re.fullmatch(r"\d+ sn kaldı", page.inner_text("#summary-deadline"))
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+    table.close()
+
+
 def test_phone_width_and_keyboard(browser: Browser, server: Server) -> None:
     page = new_page(browser, width=360, height=740, locale="tr-TR")
     page.goto(server.url + "/")
@@ -525,9 +557,11 @@ class ScriptedTable:
     wanted; the browser then opens seat 0 with its token.
     """
 
-    def __init__(self, server: Server, target: int = 1001, names: tuple[str, ...] = ("Ayşe", "Mehmet", "Elif", "Can")) -> None:
+    def __init__(self, server: Server, target: int = 1001, names: tuple[str, ...] = ("Ayşe", "Mehmet", "Elif", "Can"),
+                 turn_timer: int | None = None) -> None:
         self.server = server
-        created = post(server, "/api/tables", {"target": target, "seats": ["human"] * 4, "seat": 0, "name": names[0]})
+        created = post(server, "/api/tables", {"target": target, "seats": ["human"] * 4, "seat": 0, "name": names[0],
+                                               "turn_timer": turn_timer})
         self.id = created["table"]["id"]
         self.tokens = [created["token"]]
         for seat in (1, 2, 3):

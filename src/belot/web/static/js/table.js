@@ -66,6 +66,7 @@ export function showTable(main, tableId) {
   function onMessage(m) {
     if (!alive) return;
     if (m.type === "state") {
+      timedOut(msg, m);
       msg = m;
       deadlineAt = m.deadline === null || m.deadline === undefined ? null : Date.now() + m.deadline * 1000;
       busy = false;
@@ -88,6 +89,16 @@ export function showTable(main, tableId) {
       else toast(errorText(m));
       render();
     }
+  }
+
+  /** The turn timer ran out on this seat's turn and its substitute acted (the state after it says the
+   * action was a bot's, on this seat): say so, or the call or card seemed to play itself. */
+  function timedOut(before, after) {
+    const mine = me();
+    const last = after.last_action;
+    if (mine === null || !before || before.deadline === null || before.deadline === undefined || !before.view
+        || before.view.to_move !== mine || after.seq !== before.seq + 1 || !last || last.seat !== mine || !last.bot) return;
+    toast(t("web.table.timed_out"));
   }
 
   function noteDealChanges() {
@@ -496,10 +507,9 @@ export function showTable(main, tableId) {
   }
 
   function tick() {
-    const el = main.querySelector("#deadline");
-    if (el && deadlineAt !== null) {
-      el.textContent = t("web.table.time_left", { n: Math.max(0, Math.ceil((deadlineAt - Date.now()) / 1000)) });
-    }
+    if (deadlineAt === null) return;
+    const n = Math.max(0, Math.ceil((deadlineAt - Date.now()) / 1000));
+    for (const el of main.querySelectorAll("#deadline, #summary-deadline")) el.textContent = t("web.table.time_left", { n });
   }
 
   const leaveSeat = oneAtATime(async () => {
@@ -514,13 +524,20 @@ export function showTable(main, tableId) {
     connect();
   });
 
+  /** The turn timer, in the summary that covers the calls when this seat is first to call in the next
+   * deal: its time ran down unseen under the dialog. */
+  function summaryDeadlineHtml() {
+    const html = deadlineHtml();
+    return html && msg.view.to_move === me() ? html.replace('id="deadline"', 'id="summary-deadline" role="timer"') : "";
+  }
+
   function dialogHtml() {
     const v = msg.view;
     if (v.winner !== null && v.winner !== undefined && !matchEndSeen) return matchEndHtml();
     if (summary) {
       return `<div class="overlay" id="summary-dialog"><div class="dialog" role="dialog" aria-modal="true" aria-labelledby="summary-h">
         ${summaryHtml(summary.result, summary.dealNo, summary.potIn, myTeam(), label, team).replace("<h2>", '<h2 id="summary-h">')}
-        <div class="buttons"><button class="primary" id="summary-ok">${esc(t("web.summary.ok"))}</button></div></div></div>`;
+        <div class="buttons">${summaryDeadlineHtml()}<button class="primary" id="summary-ok">${esc(t("web.summary.ok"))}</button></div></div></div>`;
     }
     if (dialog === "last") {
       const tricks = v.tricks.length ? v.tricks : (msg.previous_deal ? msg.previous_deal.tricks : []);
