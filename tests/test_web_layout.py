@@ -207,6 +207,13 @@ def redoubled_end(server: Server) -> Iterator[ScriptedTable]:
 
 
 @pytest.fixture(scope="module")
+def redoubled_watched(server: Server, redoubled_end: ScriptedTable) -> ScriptedTable:
+    """The same match's end seen by a spectator (a made-up token: the page drops it and watches), whose
+    sheet says "Team 1" and "Team 2", longer than "We" and "They"."""
+    return ScriptedTable.seat_zero_of(server, redoubled_end.id, "none")
+
+
+@pytest.fixture(scope="module")
 def match_end(server: Server) -> Iterator[ScriptedTable]:
     table = finished_match(server)
     yield table
@@ -214,18 +221,19 @@ def match_end(server: Server) -> Iterator[ScriptedTable]:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("stage", ["waiting", "auction", "side_dealer", "summary", "match_end", "redoubled_end"])
+@pytest.mark.parametrize("stage", ["waiting", "auction", "side_dealer", "summary", "match_end", "redoubled_end",
+                                   "redoubled_watched"])
 def test_nothing_overflows_is_cut_off_or_overlaps(browser: Browser, stage: str, lang: str,
                                                   request: pytest.FixtureRequest) -> None:
     """The Bulgarian "Раздаващ" chip ran out of a side seat's name plate at 360 px, and the side
     seats' plates lay on the felt's wooden rim: every chip and label of every stage fits."""
     table: ScriptedTable = request.getfixturevalue(stage)
     ready = {"auction": "[data-call]", "waiting": ".seat-chooser", "side_dealer": ".seat.pos-left .chip.dealer", "summary": "#summary-dialog",
-             "match_end": "#match-end", "redoubled_end": "#match-end"}[stage]
+             "match_end": "#match-end", "redoubled_end": "#match-end", "redoubled_watched": "#match-end"}[stage]
     for width, height in WIDTHS:
         page = table.open(browser, width, height, lang)
         page.wait_for_selector(ready)
-        if stage in ("match_end", "redoubled_end"):
+        if stage in ("match_end", "redoubled_end", "redoubled_watched"):
             page.click("#match-end details summary")  # the last deal's summary, opened
         assert_fits(page, stage, lang, width)
         if width < 600:  # a finger's controls, the match end's "last deal" disclosure among them

@@ -23,9 +23,11 @@ export function sheetHtml(history, target, myTeam, winner = null) {
   const [a, b] = teamTitles(myTeam);
   const rows = history.map((r, i) => {
     const redeal = r.outcome === "redeal" || !r.contract;
-    // the contract, then its multiplier and whose bid it was: on a narrow sheet the two parts take
-    // two lines ("All Trumps ×4 ↓" and three-digit scores ran past the paper's edge)
-    let contract = `<span class="nowrap">${redeal ? esc(t("call.pass")) : callHtml(r.contract)}</span>`;
+    // the contract, then its multiplier and whose bid it was, kept together: on a narrow sheet the line
+    // wraps between words ("All Trumps ×4 ↓" and three-digit scores ran past the paper's edge)
+    // (a suit's sign stays with its name; "All Trumps" may take two lines)
+    let contract = redeal ? esc(t("call.pass"))
+      : r.contract.length === 1 ? `<span class="nowrap">${callHtml(r.contract)}</span>` : callHtml(r.contract);
     if (!redeal) {
       // ↑ our team bid it, ↓ theirs (as players mark it on paper)
       const ours = order[0] === (r.declarer & 1);
