@@ -527,7 +527,8 @@ def add_routes(app: FastAPI, lobby: Lobby, accounts: Accounts, body_of: Callable
             name = table.seats[seat].name
         if new.seats[seat].taken:  # asked again (Back, then Rematch): the first answer's browser holds it
             raise TableError("rematch_taken", f"your seat {seat} of the rematch {new.id} is taken already: by the "
-                             "browser that asked first, or by someone else once the hold lapsed", 409, detail={"seat": seat, "table": new.id})
+                             "browser that asked first, or by someone else once the hold lapsed", 409,
+                             detail={"seat": seat, "table": new.id})
         got, token = new.join(seat, name, keeper=True)
         accounts.link(new.id, got, account if account is not None and linked == account.id else None)
         return {"table": new.info(), "seat": got, "token": token}

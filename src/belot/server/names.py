@@ -84,6 +84,7 @@ def clean_stored_name(value: object, fallback: str = "?") -> str:
     """A stored name made safe to show: refused characters dropped, cut to `MAX_NAME`."""
     if not isinstance(value, str):
         return fallback
-    kept = "".join(ch for ch in _unvaried(value) if unicodedata.category(ch) not in _REFUSED and ord(ch) not in _INVISIBLE)
+    kept = "".join(ch for ch in _unvaried(value)
+                   if unicodedata.category(ch) not in _REFUSED and ord(ch) not in _INVISIBLE)
     text = " ".join(unicodedata.normalize("NFC", kept).split())[:MAX_NAME]
     return text if any(unicodedata.category(ch)[0] in "LNPS" for ch in text) else fallback

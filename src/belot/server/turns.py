@@ -1,7 +1,8 @@
 """Who acts when nobody sends an action: the bot of a bot seat (or of a free or away human seat)
-after a short delay while a person is at the table (`Seats.bots_may_play`), the substitute bot when the turn timer runs out, and the grace period after
-which a disconnected player counts as away.  Every waiting thing is one asyncio task, cancelled
-when the state moves on, so a stale timer never acts."""
+after a short delay while someone is at the table (`Seats.bots_may_play`), the substitute bot when
+the turn timer runs out, and the grace period after which a disconnected player counts as away.
+Every waiting thing is one asyncio task, cancelled when the state moves on, so a stale timer never
+acts."""
 
 from __future__ import annotations
 
