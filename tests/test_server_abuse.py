@@ -72,7 +72,7 @@ def error_of(r: Any, status: int, code: str) -> str:
     ('{"seat": 0, "name": "\\u3164"}', {"field": "name", "reason": "character", "char": "U+3164"}),
     ('{"seat": 0, "name": "\\u2800\\u2800"}', {"field": "name", "reason": "character", "char": "U+2800"}),
     ('{"names": ["\\uffa0", null, null, null]}', {"field": "names[0]", "reason": "character", "char": "U+FFA0"}),
-    ('{"seat": 0, "name": "\\ufe0f"}', {"field": "name", "reason": "nothing_visible"}),
+    ('{"seat": 0, "name": "\\ufe0f"}', {"field": "name", "reason": "character", "char": "U+FE0F"}),
 ])
 def test_a_bad_name_is_refused_naming_the_field_and_nothing_is_stored(
         tmp_path: Path, body: str, detail: dict[str, Any], no_tracebacks: None) -> None:

@@ -1,9 +1,9 @@
 """Player names at the edge of the server: cleaned once, so nothing stored can break a page.
 
-A name is Unicode text a person typed. It is normalised (NFC, variation selectors dropped), and
-refused when it holds a lone surrogate (not encodable, it broke the lobby's JSON for everyone), a
-control or format character (bidirectional overrides, zero-width joiners used to fake another
-player's name), another character that shows as nothing (U+034F, Hangul fillers), or nothing
+A name is Unicode text a person typed. It is normalised (NFC), and refused when it holds a lone
+surrogate (not encodable, it broke the lobby's JSON for everyone), a control or format character
+(bidirectional overrides, zero-width joiners used to fake another player's name), another character
+that shows as nothing (U+034F, Hangul fillers, a variation selector after a letter), or nothing
 visible; at most `MAX_NAME` characters. `clean_stored_name` is the lenient form for what a database
 already holds: it never raises, so an old bad row is shown as a neutral placeholder, not a 500.
 
@@ -32,11 +32,15 @@ _REFUSED = {"Cc": "a control character", "Cf": "an invisible format character", 
 
 # Default-ignorable code points of other categories (Unicode's DerivedCoreProperties) and the braille
 # blank: letters and marks that show as nothing, so "Ivan" + U+034F passed for another "Ivan" and
-# U+3164 alone for a name.  Variation selectors only choose how the character before them looks (an
-# emoji's picture): they are dropped, not refused.
+# U+3164 alone for a name.  A variation selector chooses how the character before it looks (an emoji's
+# picture, "❤️"): after a letter, or first, it shows nothing and is refused too.
 _INVISIBLE = frozenset([0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180C, 0x180D, 0x180F, 0x2800, 0x3164,
                         0xFFA0])
 _VARIATION = frozenset([*range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)])
+
+
+def _invisible(ch: str, before: str) -> bool:
+    return ord(ch) in _INVISIBLE or (ord(ch) in _VARIATION and (not before or unicodedata.category(before)[0] == "L"))
 
 
 class BadName(ValueError):
@@ -51,18 +55,15 @@ class BadName(ValueError):
 
 def _problem(text: str) -> tuple[str, str] | None:
     """What is wrong with a character of ``text`` and its code point, if one is refused."""
-    for ch in text:
+    for i, ch in enumerate(text):
         cat = unicodedata.category(ch)
-        if cat in _REFUSED or ord(ch) in _INVISIBLE:
+        if cat in _REFUSED or _invisible(ch, text[i - 1] if i else ""):
             point = f"U+{ord(ch):04X}"
             what = _REFUSED.get(cat, "an invisible character")
             return (f"{what} ({point}) is not allowed" if cat != "Cs" else
                     f"a lone surrogate ({point}) is not a character"), point
     return None
 
-
-def _unvaried(text: str) -> str:
-    return "".join(ch for ch in text if ord(ch) not in _VARIATION)
 
 
 def clean_name(value: object, field: str = "name") -> str:
@@ -72,7 +73,7 @@ def clean_name(value: object, field: str = "name") -> str:
     problem = _problem(value)
     if problem:
         raise BadName(field, problem[0], "character", char=problem[1])
-    text = " ".join(unicodedata.normalize("NFC", _unvaried(value)).split())
+    text = " ".join(unicodedata.normalize("NFC", value).split())
     if not text or not any(unicodedata.category(ch)[0] in "LNPS" for ch in text):
         raise BadName(field, "a name must have a visible character", "nothing_visible")
     if len(text) > MAX_NAME:
@@ -84,7 +85,7 @@ def clean_stored_name(value: object, fallback: str = "?") -> str:
     """A stored name made safe to show: refused characters dropped, cut to `MAX_NAME`."""
     if not isinstance(value, str):
         return fallback
-    kept = "".join(ch for ch in _unvaried(value)
-                   if unicodedata.category(ch) not in _REFUSED and ord(ch) not in _INVISIBLE)
+    kept = "".join(ch for i, ch in enumerate(value)
+                   if unicodedata.category(ch) not in _REFUSED and not _invisible(ch, value[i - 1] if i else ""))
     text = " ".join(unicodedata.normalize("NFC", kept).split())[:MAX_NAME]
     return text if any(unicodedata.category(ch)[0] in "LNPS" for ch in text) else fallback
