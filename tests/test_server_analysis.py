@@ -14,6 +14,7 @@ with warnings.catch_warnings():
 
 from belot.record import replay
 from belot.server.app import create_app
+from belot.server.limits import Limits
 from belot.server.storage import analyses_table
 
 WORLDS = (1, 1)  # one world per decision: the same code, a fraction of the time
@@ -108,3 +109,19 @@ def test_a_restart_requeues_an_analysis_left_running(tmp_path: Path) -> None:
         job = wait_done(client, table_id, [])
         assert job["status"] == "done" and job["progress"]["done"] == job["progress"]["total"]
         assert client.app.state.analyses.computed == 1  # type: ignore[attr-defined]
+
+
+def test_the_queue_of_analyses_is_capped_server_wide(tmp_path: Path) -> None:
+    """Nothing limited how many analyses waited for the one worker, and finished games of bots only are
+    cheap to make: over `Limits.queued_analyses` waiting, a new one is refused (429), an asked one is not."""
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'b.sqlite3'}", bot_delay=0.0, analysis_worlds=WORLDS,
+                               limits=Limits(queued_analyses=1))) as client:
+        tables = [finished_table(client) for _ in range(4)]
+        answers = [client.post(f"/api/tables/{t}/analysis") for t in tables]  # the worker takes a while to start
+        refused = [r for r in answers if r.status_code == 429]
+        assert refused, [r.status_code for r in answers]
+        err = refused[0].json()["error"]
+        assert err["code"] == "too_many_analyses" and err["detail"] == {"limit": 1}
+        assert client.app.state.analyses.pending() <= 1  # type: ignore[attr-defined]
+        asked = tables[answers.index(next(r for r in answers if r.status_code == 200))]
+        assert client.post(f"/api/tables/{asked}/analysis").status_code == 200  # asked already: its job

@@ -41,7 +41,7 @@ ERROR_CODES = {
     "too_many_connections", "storage_error", "no_route", "bad_method", "not_finished",
     # accounts (test_server_accounts.py)
     "no_account", "name_taken", "bad_password", "bad_login", "too_many_logins", "name_registered",
-    "not_logged_in", "not_your_table", "seat_free", "too_many_accounts",
+    "not_logged_in", "not_your_table", "seat_free", "too_many_accounts", "rematch_taken", "too_many_analyses",
 }
 # BELOT_FUZZ=10 runs ten times the examples (a longer hunt than the suite's few seconds).
 SCALE = max(1, int(os.environ.get("BELOT_FUZZ", "1")))

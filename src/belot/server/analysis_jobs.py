@@ -28,6 +28,7 @@ import sqlalchemy as sa
 
 from ..analysis import Analyst, DealAnalysis, MatchAnalysis, analyzable, analyze_deal, decisions_of
 from ..record import replay
+from .errors import TableError
 from .storage import Storage, analyses_table
 
 log = logging.getLogger("belot.server")
@@ -140,12 +141,16 @@ class AnalysisJobs:
             queue.put_nowait(table_id)
         return len(rows)
 
-    def start(self, table_id: str) -> Job:
+    def start(self, table_id: str, max_queued: int | None = None) -> Job:
         """Queue the analysis of a finished table unless it is queued, running or done (a failed one
-        is tried again); the job as it stands."""
+        is tried again); the job as it stands.  TableError (429) when ``max_queued`` wait already: the
+        one worker takes minutes a game, and finished games of bots only cost a client little to make."""
         job = self.get(table_id)
         if job is not None and job.status != FAILED:
             return job
+        if max_queued is not None and self.pending() >= max_queued:
+            raise TableError("too_many_analyses", f"{self.pending()} analyses are waiting, the most this server "
+                             "queues; ask again when they are done", 429, detail={"limit": max_queued})
         with self.storage.engine.begin() as c:
             if job is None:
                 c.execute(sa.insert(analyses_table).values(table_id=table_id, status=QUEUED, done=0, total=0,

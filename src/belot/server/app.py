@@ -332,7 +332,7 @@ def create_app(
     @app.post("/api/tables/{table_id}/analysis")
     async def start_analysis(table_id: str) -> dict[str, Any]:
         finished_or_409(table_id)
-        return analyses.start(table_id).to_json()
+        return analyses.start(table_id, limits.queued_analyses).to_json()
 
     @app.get("/api/tables/{table_id}/analysis")
     async def get_analysis(table_id: str) -> dict[str, Any]:
