@@ -23,9 +23,9 @@ export function sheetHtml(history, target, myTeam, winner = null) {
   const [a, b] = teamTitles(myTeam);
   const rows = history.map((r, i) => {
     const redeal = r.outcome === "redeal" || !r.contract;
-    // the contract, then its multiplier and whose bid it was, kept together: on a narrow sheet the line
-    // wraps between words ("All Trumps ×4 ↓" and three-digit scores ran past the paper's edge)
-    // (a suit's sign stays with its name; "All Trumps" may take two lines)
+    // the contract (a suit's sign kept with its name), then its multiplier and whose bid it was, kept
+    // together: a narrow sheet wraps between words ("All Trumps ×4 ↓" with three-digit scores ran past
+    // the paper's edge)
     let contract = redeal ? esc(t("call.pass"))
       : r.contract.length === 1 ? `<span class="nowrap">${callHtml(r.contract)}</span>` : callHtml(r.contract);
     if (!redeal) {
