@@ -23,7 +23,7 @@ from belot.server import ratings
 from belot.server.accounts import COOKIE, Accounts, LoginLimiter
 from belot.server.app import create_app
 from belot.server.errors import TableError
-from belot.server.seats import Connection, token_hash
+from belot.server.seats import Connection
 from belot.server.storage import SCHEMA_VERSION, Storage, attempts_table, sessions_table
 
 PASSWORD = "correct horse battery"
@@ -227,7 +227,7 @@ def test_resume_closes_the_old_tokens_socket(tmp_path: Path) -> None:
                 ws.receive_json()
         table = client.app.state.lobby.get(table_id)
         assert not table.seats[0].connections
-        stale = Connection(0, token_hash(old))  # one whose message came in before its close went out
+        stale = Connection(0)  # one whose message came in before its close went out: no longer the seat's
         reply = table.handle_text(stale, '{"type": "sync"}')
         assert reply is not None and reply["code"] == "bad_token"
         assert stale.queue.get_nowait() is None  # closed, and no state (with the hand) was queued

@@ -240,7 +240,6 @@ class Deal:
         self, dealer: int, hands: Sequence[Sequence[int]], rules: Rules | None = None, pot: int = 0
     ) -> None:
         _check_dealer(dealer)
-        _check_pot(pot)
         dealt = tuple(map(tuple, hands))
         self._start(dealer, dealt, _check_hands(dealt), rules, pot)
 
@@ -250,7 +249,6 @@ class Deal:
         `deal_hands`, which need no checking when a plain ``random.Random`` shuffled them (any other
         ``rng`` shuffles through its own method, and its hands are checked as given ones)."""
         _check_dealer(dealer)
-        _check_pot(pot)
         if type(rng) is not random.Random:
             return cls(dealer, deal_hands(rng, dealer), rules, pot)
         deck = _shuffled_deck(rng.getrandbits)
@@ -261,6 +259,7 @@ class Deal:
 
     def _start(self, dealer: int, dealt: tuple[tuple[int, ...], ...], hands: list[int], rules: Rules | None,
                pot: int) -> None:
+        _check_pot(pot)
         self.rules = _rules(rules)
         self.dealer = dealer
         self.dealt = dealt

@@ -39,7 +39,7 @@ from .gcpauses import keep_gc_pauses_short
 from .limits import Limits
 from .protocol import rounding_to_json
 from .requests import ActionRequest, Body, CreateTable, JoinSeat, LeaveSeat, detail_of, parse
-from .seats import Connection, token_hash
+from .seats import Connection
 from .settings import FINISHED, default_bot
 from .storage import LeaseLost, Storage
 from .tables import Lobby, Table
@@ -372,7 +372,7 @@ def create_app(
             if seat is None:
                 await _refuse(websocket, TableError("bad_token", "this token holds no seat of this table", 403), 4001)
                 return
-        conn = Connection(seat, token_hash(token) if token and seat is not None else None)
+        conn = Connection(seat)
         sender = asyncio.create_task(_send_loop(websocket, conn))
         table.connect(conn)
         try:

@@ -25,14 +25,12 @@ def token_hash(token: str) -> str:
 
 @dataclass(eq=False)
 class Connection:
-    """One websocket: the seat it plays (None for a spectator), the hash of the token it holds the seat
-    by, and its outgoing queue of JSON texts.
+    """One websocket: the seat it plays (None for a spectator) and its outgoing queue of JSON texts.
 
     ``None`` in the queue tells the sender to close the socket (the seat was given up).
     """
 
     seat: int | None
-    token_hash: str | None = None
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
 
 

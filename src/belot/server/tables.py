@@ -135,9 +135,9 @@ class Table:
 
     def handle_text(self, conn: Connection, text: str | None) -> dict[str, Any] | None:
         """One client message; the reply for this connection only (an error or pong), if any."""
-        if conn.seat is not None and self.seats[conn.seat].token_hash != conn.token_hash:
-            # the seat was left or resumed elsewhere, and this socket's close is still on its way: from
-            # now on its token is nobody's, so not one more action or hand goes through it
+        if conn.seat is not None and conn not in self.seats[conn.seat].connections:
+            # the seat was left or resumed elsewhere (`_close_connections`), and this socket's close is
+            # still on its way: not one more action or hand goes through it
             conn.queue.put_nowait(None)
             return TableError("bad_token", "this token no longer holds the seat", 403).to_json(self.seq)
         if text is None:

@@ -500,16 +500,16 @@ export function showTable(main, tableId) {
   }
 
   /** The turn timer of the seat to move, counted down on the page between states. */
-  function deadlineHtml() {
+  function deadlineHtml(id = "deadline") {
     if (!msg || msg.deadline === null || msg.deadline === undefined || deadlineAt === null) return "";
     const n = Math.max(0, Math.ceil((deadlineAt - Date.now()) / 1000));
-    return `<div class="prompt deadline" id="deadline">${esc(t("web.table.time_left", { n }))}</div>`;
+    return `<div class="prompt deadline" id="${id}" role="timer">${esc(t("web.table.time_left", { n }))}</div>`;
   }
 
   function tick() {
     if (deadlineAt === null) return;
     const n = Math.max(0, Math.ceil((deadlineAt - Date.now()) / 1000));
-    for (const el of main.querySelectorAll("#deadline, #summary-deadline")) el.textContent = t("web.table.time_left", { n });
+    for (const el of main.querySelectorAll(".deadline")) el.textContent = t("web.table.time_left", { n });
   }
 
   const leaveSeat = oneAtATime(async () => {
@@ -527,8 +527,7 @@ export function showTable(main, tableId) {
   /** The turn timer, in the summary that covers the calls when this seat is first to call in the next
    * deal: its time ran down unseen under the dialog. */
   function summaryDeadlineHtml() {
-    const html = deadlineHtml();
-    return html && msg.view.to_move === me() ? html.replace('id="deadline"', 'id="summary-deadline" role="timer"') : "";
+    return msg.view.to_move === me() ? deadlineHtml("summary-deadline") : "";
   }
 
   function dialogHtml() {
