@@ -274,6 +274,10 @@ def test_the_lobby_and_the_account_forms_fit(browser: Browser, server: Server, l
     for page in pages.values():
         page.wait_for_selector("#account-error:not(.hidden)")
     assert_pages_fit(pages, "the account form, refused")
+    for page in pages.values():  # an address that is no page: its notice and the way to the lobby
+        page.goto(server.url + "/no/such/page")
+        page.wait_for_selector("main .box a[href='/']")
+    assert_pages_fit(pages, "no such page", extra=(".box a",))
     for page in pages.values():
         assert not page.errors  # type: ignore[attr-defined]
         page.context.close()
