@@ -224,6 +224,83 @@ def test_a_client_gone_before_its_body_is_whole_is_no_traceback(tmp_path: Path, 
         assert db_rows(tmp_path) == before
 
 
+# -- requests a page of another site makes a visitor's browser send (server/crosssite.py) --------
+
+def all_rows(tmp_path: Path) -> dict[str, int]:
+    """Every row of every table: what a refused request must leave as it was."""
+    with sqlite3.connect(tmp_path / "belot.sqlite3") as c:
+        names = [r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return {t: c.execute(f'SELECT COUNT(*) FROM "{t}"').fetchone()[0] for t in names}
+
+
+def unsafe_api_requests(client: TestClient) -> list[tuple[str, str, dict[str, Any]]]:
+    """(method, path, body) for every route of the API that changes something, each with a body the
+    route would grant: a table to act on, a free seat, a name not yet registered."""
+    made = client.post("/api/tables", json={"seats": ["human"] * 4, "seat": 0, "name": "Ayşe"}).json()
+    table, token = made["table"]["id"], made["token"]
+    bodies = {"/api/tables": {"seats": ["human", "bot:random", "bot:random", "bot:random"]},
+              "/api/tables/{table_id}/join": {"seat": 1, "name": "Mallory"},
+              "/api/tables/{table_id}/leave": {"token": token},
+              "/api/tables/{table_id}/action": {"token": token, "action": {"call": "pass"}},
+              "/api/accounts": {"name": "Mallory", "password": "correct horse battery"},
+              "/api/login": {"name": "Ayşe", "password": "correct horse battery"}}
+    requests = []
+    for route in client.app.routes:  # type: ignore[attr-defined]
+        for method in sorted(set(getattr(route, "methods", None) or ()) - {"GET", "HEAD", "OPTIONS"}):
+            requests.append((method, route.path.replace("{table_id}", table), bodies.get(route.path, {})))
+    assert len(requests) >= 10, requests  # every POST route of docs/protocol.md is among them
+    return requests
+
+
+@pytest.mark.parametrize("site", ["cross-site", "same-site", "Cross-Site"])
+def test_a_request_from_another_sites_page_changes_nothing_on_any_route(
+        tmp_path: Path, site: str, no_tracebacks: None) -> None:
+    """Any page could make its visitors' browsers create tables, take seats, register or log in
+    here, from their addresses. Their browsers say so (Sec-Fetch-Site), whatever proxy is between."""
+    with make_client(tmp_path) as client:
+        requests = unsafe_api_requests(client)
+        before = all_rows(tmp_path)
+        for method, path, body in requests:
+            r = client.request(method, path, json=body, headers={"Sec-Fetch-Site": site})
+            assert "another site" in error_of(r, 403, "cross_site"), (method, path)
+            assert r.json()["error"]["detail"] == {"reason": site.lower()}
+        assert all_rows(tmp_path) == before
+        # reading is left alone: what a GET shows is public, and it changes nothing
+        assert client.get("/api/tables", headers={"Sec-Fetch-Site": site}).status_code == 200
+
+
+@pytest.mark.parametrize("kind", ["text/plain", "application/x-www-form-urlencoded",
+                                  "multipart/form-data; boundary=x", "TEXT/PLAIN;charset=UTF-8", "", "json"])
+def test_a_body_a_form_can_send_is_refused_on_any_route(tmp_path: Path, kind: str, no_tracebacks: None) -> None:
+    """A browser too old to send Sec-Fetch-Site still posts forms to other sites (text, form and
+    multipart bodies, no preflight): a body must be application/json, as the pages send it."""
+    with make_client(tmp_path) as client:
+        requests = unsafe_api_requests(client)
+        before = all_rows(tmp_path)
+        for method, path, body in requests:
+            r = client.request(method, path, content=json.dumps(body), headers={"Content-Type": kind})
+            error_of(r, 415, "bad_content_type")
+            assert r.json()["error"]["detail"] == {"field": "Content-Type"}
+        assert all_rows(tmp_path) == before
+
+
+@pytest.mark.parametrize("headers", [{}, {"Sec-Fetch-Site": "same-origin"}, {"Sec-Fetch-Site": "none"},
+                                     {"Content-Type": "application/json; charset=utf-8"},
+                                     {"Content-Type": "Application/JSON", "Sec-Fetch-Site": "same-origin"}])
+def test_the_pages_own_requests_and_programs_are_served(tmp_path: Path, headers: dict[str, str]) -> None:
+    """What the pages send (same-origin, JSON), what a typed address sends (none), and what a
+    program sends (no Sec-Fetch-Site; a body with or without a Content-Type) is served as before."""
+    with make_client(tmp_path) as client:
+        body = json.dumps({"seats": ["human"] * 4, "seat": 0, "name": "Ayşe"})
+        made = client.post("/api/tables", content=body, headers=headers)
+        assert made.status_code == 201, made.text
+        table = made.json()["table"]["id"]
+        r = client.post(f"/api/tables/{table}/join", content='{"seat": 1, "name": "Elif"}', headers=headers)
+        assert r.status_code == 200, r.text
+        assert client.post("/api/accounts", content='{"name": "Elif", "password": "correct horse battery"}',
+                           headers=headers).status_code in (200, 201)
+
+
 # -- 3. connections -----------------------------------------------------------------------------
 
 def test_websockets_per_address_are_limited_with_a_clear_close(tmp_path: Path, no_tracebacks: None) -> None:

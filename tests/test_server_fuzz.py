@@ -42,6 +42,7 @@ ERROR_CODES = {
     # accounts (test_server_accounts.py)
     "no_account", "name_taken", "bad_password", "bad_login", "too_many_logins", "name_registered",
     "not_logged_in", "not_your_table", "seat_free", "too_many_accounts", "rematch_taken", "too_many_analyses",
+    "cross_site", "bad_content_type",  # requests a page of another site can send (server/crosssite.py)
 }
 # BELOT_FUZZ=10 runs ten times the examples (a longer hunt than the suite's few seconds).
 SCALE = max(1, int(os.environ.get("BELOT_FUZZ", "1")))

@@ -5,8 +5,12 @@ the refusal's `detail` fields: how long to wait, the refused character, card, ca
 
 from __future__ import annotations
 
+import contextlib
+import http.server
 import json
 import re
+import sqlite3
+import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -243,3 +247,59 @@ def test_a_card_in_words_is_named_as_its_language_names_it(browser: Browser, ser
     }""", list(named))
     assert words == named
     page.context.close()
+
+
+ATTACK = """<!doctype html><html><body>
+<iframe name="sink"></iframe>
+<form id="form" method="POST" enctype="text/plain" target="sink" action="{api}/api/tables">
+<input name='{{"seat": 0, "seats": ["human", "bot:random", "bot:random", "bot:random"], "name": "Mallory' value='form"}}'>
+</form>
+<script>
+const body = JSON.stringify({{seat: 0, seats: ["human", "bot:random", "bot:random", "bot:random"], name: "Mallory"}});
+window.done = Promise.all([
+  // no Content-Type at all (a Blob of no type): only the browser's Sec-Fetch-Site tells this one
+  fetch("{api}/api/tables", {{method: "POST", mode: "no-cors", body: new Blob([body])}}),
+  fetch("{api}/api/tables", {{method: "POST", mode: "no-cors", body: body}}),  // text/plain
+  fetch("{api}/api/tables/{table}/join", {{method: "POST", mode: "no-cors", body: new Blob(['{{"seat": 1, "name": "Mallory"}}'])}}),
+]).then(() => "sent", (e) => String(e));
+document.getElementById("form").submit();
+</script></body></html>"""
+
+
+def test_a_page_of_another_site_cannot_make_a_visitors_browser_act_here(browser: Browser, server: Server) -> None:
+    """A page of another site (here http://localhost:PORT, beside the server's http://127.0.0.1:PORT)
+    made its visitors' Chromium post a form and no-cors fetches to the API: it created tables and took
+    seats from their addresses. Chromium says where the request comes from (Sec-Fetch-Site:
+    cross-site) and the server refuses it (server/crosssite.py), so nothing is stored."""
+    table = post(server, "/api/tables", {"seats": ["human"] * 4, "seat": 0, "name": "Ayşe"})["table"]["id"]
+    page_html = ATTACK.format(api=server.url, table=table).encode()
+
+    class Attacker(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # the name http.server calls
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.end_headers()
+            self.wfile.write(page_html)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    def mallory_seats() -> int:
+        with contextlib.closing(sqlite3.connect(server.db)) as db:
+            return int(db.execute("SELECT COUNT(*) FROM belot_seats WHERE name LIKE 'Mallory%'").fetchone()[0])
+
+    attacker = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Attacker)
+    threading.Thread(target=attacker.serve_forever, daemon=True).start()
+    page = new_page(browser)
+    try:
+        before = mallory_seats()
+        with page.expect_response(lambda r: r.request.method == "POST" and "/api/tables" in r.url
+                                  and r.request.post_data is not None and "form" in r.request.post_data) as form:
+            page.goto(f"http://localhost:{attacker.server_address[1]}/")
+        assert page.evaluate("window.done") == "sent"  # each request went out and was answered
+        assert form.value.status == 403
+        assert mallory_seats() == before
+        assert post(server, f"/api/tables/{table}/join", {"seat": 1, "name": "Elif"})["seat"] == 1  # still free
+    finally:
+        page.context.close()
+        attacker.shutdown()

@@ -34,7 +34,7 @@ PERSON_CODES = [
     "not_logged_in", "not_your_table", "seat_free", "no_account", "moved",
 ]
 HOSTILE_CODES = ["bad_json", "bad_message", "bad_number", "too_deep", "too_large", "no_route", "bad_method",
-                 "no_language"]
+                 "no_language", "cross_site", "bad_content_type"]
 
 # Literal keys: t("web.table.your_turn"); prefixes of built keys: t("term." + kind).
 LITERAL = re.compile(r"""\bt\(\s*["']([\w.]+)["']""")

@@ -34,6 +34,7 @@ from . import limits as limits_mod
 from .accounts import Accounts, LoginLimiter, add_routes
 from .analysis_jobs import AnalysisJobs
 from .botpool import Bots
+from .crosssite import RefuseCrossSite
 from .errors import TableError
 from .gcpauses import keep_gc_pauses_short
 from .limits import Limits
@@ -108,6 +109,7 @@ def create_app(
     app.state.accounts = accounts
     if worker is not None:
         app.add_middleware(Forward, lobby=lobby, worker=worker)
+    app.add_middleware(RefuseCrossSite)  # added last, so it is the outermost: before any forwarding
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, e: TableError) -> JSONResponse:
