@@ -220,6 +220,57 @@ def match_end(server: Server) -> Iterator[ScriptedTable]:
     table.close()
 
 
+@pytest.fixture(scope="module")
+def long_end(server: Server) -> Iterator[ScriptedTable]:
+    """The end of a whole match to 151 (about ten deals): a score sheet taller than the screen."""
+    table = ScriptedTable(server, target=151)
+    table.play_out("plain")
+    yield table
+    table.close()
+
+
+DIALOG_OPENING = """(sel) => {
+  const dialog = document.querySelector(sel + ' .dialog'), h = dialog.querySelector('h2');
+  const button = dialog.querySelector('.primary'), d = dialog.getBoundingClientRect();
+  const hb = h.getBoundingClientRect(), bb = button.getBoundingClientRect();
+  const seen = (b) => b.top >= Math.max(d.top, 0) - 0.5 && b.bottom <= Math.min(d.bottom, innerHeight) + 0.5;
+  const x = bb.left + bb.width / 2, y = bb.top + bb.height / 2;
+  return {heading: seen(hb), button: seen(bb), focused: document.activeElement === button,
+          on_top: document.elementFromPoint(x, y) === button,
+          scrolls: [dialog, ...dialog.children].some((el) => el.scrollHeight > el.clientHeight + 1),
+          covered: [...dialog.querySelectorAll('summary, a, button, th, td')].filter((el) => {
+            if (button.parentElement.contains(el) || !el.checkVisibility()) return false;  // in a closed <details>
+            el.scrollIntoView({block: 'nearest'});
+            const r = el.getBoundingClientRect();
+            const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+            return !(top && (el === top || el.contains(top)));
+          }).map((el) => el.tagName + ':' + el.textContent.trim().slice(0, 20))};
+}"""
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1280, 600), (360, 740), (320, 640)])
+def test_a_long_match_end_opens_at_its_heading_with_its_button_in_view(browser: Browser, long_end: ScriptedTable,
+                                                                       size: tuple[int, int]) -> None:
+    """With about ten deals on the sheet, the match end opened scrolled down to its focused Continue
+    button, the heading ("The match is over") half out of view. It now opens at its heading with
+    the button kept in view at the dialog's foot, focused; and the button covers no line of the sheet
+    that the dialog cannot scroll into view."""
+    page = long_end.open(browser, *size, "en")
+    page.wait_for_selector("#match-end")
+    page.wait_for_function("document.activeElement && document.activeElement.matches('#match-end .primary')")
+    opened = page.evaluate(DIALOG_OPENING, "#match-end")
+    assert opened["scrolls"], "the sheet should be taller than the dialog here: no test of its scrolling"
+    assert opened["heading"] and opened["button"] and opened["focused"] and opened["on_top"], opened
+    assert opened["covered"] == [], opened["covered"]
+    page.click("#match-end details summary")  # the last deal's summary, opened at the sheet's foot
+    assert page.evaluate(DIALOG_OPENING, "#match-end")["covered"] == []
+    page.focus("#match-end .primary")
+    page.keyboard.press("Enter")  # the focused button does what it says: the table under the dialog
+    page.wait_for_selector("#match-end", state="detached")
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("stage", ["waiting", "auction", "side_dealer", "summary", "match_end", "redoubled_end",
                                    "redoubled_watched"])

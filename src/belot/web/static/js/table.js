@@ -234,7 +234,7 @@ export function showTable(main, tableId) {
   function viewSpot() {
     return {
       open: [...main.querySelectorAll("details")].map((d) => d.open),
-      scroll: ["#match-end .dialog", "#summary-dialog .dialog", "#last-dialog .dialog", "#sheet"]
+      scroll: ["#match-end .dialog-body", "#summary-dialog .dialog-body", "#last-dialog .dialog-body", "#sheet"]
         .map((sel) => [sel, main.querySelector(sel)]).filter(([, el]) => el && el.scrollTop).map(([sel, el]) => [sel, el.scrollTop]),
     };
   }
@@ -271,8 +271,9 @@ export function showTable(main, tableId) {
     const active = document.activeElement;
     if (overlay) {
       if (!overlay.contains(active)) {
+        // Not scrolled to: a tall dialog opens at its heading, its buttons in view at its foot (overlayHtml).
         const primary = overlay.querySelector(".primary");
-        if (primary) primary.focus();
+        if (primary) primary.focus({ preventScroll: true });
       }
       return;
     }
@@ -534,9 +535,9 @@ export function showTable(main, tableId) {
     const v = msg.view;
     if (v.winner !== null && v.winner !== undefined && !matchEndSeen) return matchEndHtml();
     if (summary) {
-      return `<div class="overlay" id="summary-dialog"><div class="dialog" role="dialog" aria-modal="true" aria-labelledby="summary-h">
-        ${summaryHtml(summary.result, summary.dealNo, summary.potIn, myTeam(), label, team).replace("<h2>", '<h2 id="summary-h">')}
-        <div class="buttons">${summaryDeadlineHtml()}<button class="primary" id="summary-ok">${esc(t("web.summary.ok"))}</button></div></div></div>`;
+      return overlayHtml("summary-dialog", "summary-h",
+        summaryHtml(summary.result, summary.dealNo, summary.potIn, myTeam(), label, team).replace("<h2>", '<h2 id="summary-h">'),
+        `${summaryDeadlineHtml()}<button class="primary" id="summary-ok">${esc(t("web.summary.ok"))}</button>`);
     }
     if (dialog === "last") {
       const tricks = v.tricks.length ? v.tricks : (msg.previous_deal ? msg.previous_deal.tricks : []);
@@ -545,11 +546,20 @@ export function showTable(main, tableId) {
         ? `<div class="trick-row">${last.cards.map(({ seat, card }) => `<figure data-card="${card}">${cardFace(card, cardWords(card, t))}<figcaption>${esc(label(seat))}</figcaption></figure>`).join("")}</div>
            <p>${esc(wonBy(last.winner))}</p>`
         : `<p>${esc(t("web.table.no_last_trick"))}</p>`;
-      return `<div class="overlay" id="last-dialog"><div class="dialog" role="dialog" aria-modal="true" aria-labelledby="last-h">
-        <h2 id="last-h">${esc(t("web.table.last_trick"))}</h2>${body}
-        <div class="buttons"><button class="primary" data-close>${esc(t("web.table.hide"))}</button></div></div></div>`;
+      return overlayHtml("last-dialog", "last-h", `<h2 id="last-h">${esc(t("web.table.last_trick"))}</h2>${body}`,
+        `<button class="primary" data-close>${esc(t("web.table.hide"))}</button>`);
     }
     return "";
+  }
+
+  /**
+   * A modal dialog over the table: its content scrolls (a match's whole score sheet is taller than a
+   * screen) between its heading and its buttons, which stay in view at its foot, so it opens at its
+   * heading with its focused button in reach (placeFocus).
+   */
+  function overlayHtml(id, headingId, content, buttons, kind = "") {
+    return `<div class="overlay" id="${id}"><div class="dialog ${kind}" role="dialog" aria-modal="true" aria-labelledby="${headingId}">
+      <div class="dialog-body">${content}</div><div class="buttons">${buttons}</div></div></div>`;
   }
 
   /** The same four again: the first to ask creates the new table, each other player gets their seat there. */
@@ -573,14 +583,14 @@ export function showTable(main, tableId) {
       : v.winner === team ? t("web.match.we_won") : t("web.match.they_won");
     const order = team === 1 ? [1, 0] : [0, 1];
     const lastResult = v.result ? `<details><summary>${esc(t("web.summary.title", { n: v.deal_index + 1 }))}</summary>${summaryHtml(v.result, v.deal_index + 1, v.pot, team, label, (seat) => (me() !== null && (seat & 1) === myTeam() ? "" : teamWord(seat, me())))}</details>` : "";
-    return `<div class="overlay" id="match-end"><div class="dialog match-end" role="dialog" aria-modal="true" aria-labelledby="end-h">
-      <h2 id="end-h">${esc(t("web.match.over"))}</h2><p class="outcome" style="text-align:center">${esc(headline)}</p>
+    return overlayHtml("match-end", "end-h", `<h2 id="end-h">${esc(t("web.match.over"))}</h2>
+      <p class="outcome" style="text-align:center">${esc(headline)}</p>
       <p class="final">${esc(t("web.match.final", finalScore(v, team, order)))}</p>
-      ${sheetHtml(v.history, v.target, team, v.winner)}${lastResult}
-      <div class="buttons"><a class="secondary" data-link href="/replay/${esc(tableId)}">${esc(t("web.match.replay"))}</a>
+      ${sheetHtml(v.history, v.target, team, v.winner)}${lastResult}`,
+      `<a class="secondary" data-link href="/replay/${esc(tableId)}">${esc(t("web.match.replay"))}</a>
         ${token ? `<button class="secondary" id="btn-rematch">${esc(t("web.match.rematch"))}</button>` : ""}
         <a class="secondary" data-link href="/">${esc(t("web.table.back_to_lobby"))}</a>
-        <button class="primary" data-close-end>${esc(t("web.summary.ok"))}</button></div></div></div>`;
+        <button class="primary" data-close-end>${esc(t("web.summary.ok"))}</button>`, "match-end");
   }
 
   /** The final score with whose it is: "Us 0 – 18 Them" (a spectator: the bare numbers, team 1 first). */
