@@ -461,7 +461,10 @@ def test_cli_reports_a_failing_bot_with_its_place(monkeypatch, capsys):
 
 
 @pytest.mark.parametrize("address, message", [("127.0.0.1:1", "cannot reach Ray at 127.0.0.1:1"),
-                                              ("nonsense", "is not HOST:PORT")])
+                                              ("nonsense", "is not HOST:PORT"),
+                                              # digits to str.isdigit: "²" failed in int() with a traceback
+                                              ("localhost:\u00b2", "is not HOST:PORT"),
+                                              ("localhost:\u0661", "is not HOST:PORT")])
 def test_cli_bad_ray_address_fails_fast(address, message, capsys):
     pytest.importorskip("ray")
     assert main(["tournament", "random", "random", "--deals", "1", f"--ray={address}"]) == 2

@@ -165,7 +165,7 @@ def create_app(
         too_large = TableError("too_large", f"a request body has at most {limits.max_body} bytes", 413,
                                detail={"limit": limits.max_body})
         declared = request.headers.get("content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > limits.max_body):
+        if declared is not None and (not (declared.isascii() and declared.isdigit()) or int(declared) > limits.max_body):
             raise too_large
         chunks, size = [], 0
         try:

@@ -207,7 +207,7 @@ def _check_reachable(address: str, timeout: float = 5.0) -> None:
     if hostport == "auto":
         return
     host, sep, port = hostport.rpartition(":")
-    if not sep or not port.isdigit():
+    if not sep or not (port.isascii() and port.isdigit()):  # "²" is a digit to isdigit, not to int
         raise RayUnavailable(f"Ray address {address!r} is not HOST:PORT, ray://HOST:PORT or auto")
     try:
         socket.create_connection((host, int(port)), timeout=timeout).close()
