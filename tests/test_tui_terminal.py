@@ -16,7 +16,7 @@ import pytest
 from rich.console import Console
 from rich.text import Text
 
-from belot.tui.session import Game, new_setup
+from belot.tui.session import Game, new_setup, resume_setup
 from belot.tui.text import Words
 
 
@@ -82,7 +82,7 @@ def test_a_dumb_terminal_of_40_columns_gets_a_table_40_columns_wide(tmp_path: Pa
     (b'{"format": "belot-record/1", "deals": [', "the record is not valid JSON"),
     (b"\xff\xfe{}", "the record is not UTF-8 text"),
     (b"[]", "the record must be a JSON object"),
-    (None, "Is a directory"),
+    (None, "not a regular file"),
 ])
 def test_a_bad_resume_file_is_named_once_in_a_one_line_error(tmp_path: Path, content: bytes | None, reason: str) -> None:
     path = tmp_path / "game.json"
@@ -170,3 +170,61 @@ def test_a_seed_of_any_size_gets_a_game_file(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr.decode()[-500:]
     (saved,) = (tmp_path / "games").iterdir()
     assert saved.name.endswith("-seed" + "9" * 24 + ".json")
+
+
+def test_a_game_resumed_twice_never_overwrites_the_others_moves(tmp_path: Path) -> None:
+    """Two `belot play --resume FILE` of one game: each save replaced the file with its own game, so
+    the second player's first card threw away three tricks of the first's. A save now refuses a file
+    changed since this game last read or wrote it; that game stops (exit 2), the file keeps the moves."""
+    games = tmp_path / "games"
+    path = new_setup(7, 151, ["me", "bot:random", "bot:random", "bot:random"], str(games)).path
+    first, second = resume_setup(path), resume_setup(path)
+    a = Game(first, Words("en"), Console(file=io.StringIO(), width=100), 0, lambda prompt: "quit")
+    a.apply([first.match.legal_actions()[0]])  # the first one plays on and saves
+    saved = Path(path).read_bytes()
+    out = io.StringIO()
+    b = Game(second, Words("en"), Console(file=out, width=100), 0, lambda prompt: "1")
+    assert b.run() == 2
+    assert "was changed by another program" in out.getvalue() and "Traceback" not in out.getvalue()
+    assert Path(path).read_bytes() == saved  # the first game's move is there, the second's is not
+    a.apply([a.match.legal_actions()[0]])  # the first game goes on saving: the file is as it left it
+    assert len(resume_setup(path).match.deals[0].actions) == 2
+
+
+def test_games_started_at_once_get_a_file_each(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Six `belot play --seed 42` started in one second: two got one file (checked, then written)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    monkeypatch.setattr("time.strftime", lambda fmt: "20261207-061740")
+    with ThreadPoolExecutor(8) as pool:
+        paths = list(pool.map(lambda _: new_setup(42, 151, ["me"] + ["bot:random"] * 3, str(tmp_path)).path,
+                              range(16)))
+    assert len(set(paths)) == 16 and len(list(tmp_path.iterdir())) == 16
+
+
+@pytest.mark.parametrize("source", ["-", "fifo"])
+def test_a_game_is_resumed_only_from_a_regular_file(tmp_path: Path, source: str) -> None:
+    """`--resume -` read the game from stdin, then saved it to a file named "-" and told to resume that;
+    a FIFO made `--resume` wait forever."""
+    if source == "fifo":
+        source = str(tmp_path / "fifo.json")
+        os.mkfifo(source)
+    out = _play(tmp_path, "", "--resume", source)
+    err = out.stderr.decode()
+    assert out.returncode == 2 and ("standard input" in err or "not a regular file" in err), err
+    assert not (Path.cwd() / "-").exists()
+
+
+def test_a_path_with_control_characters_is_printed_escaped(tmp_path: Path) -> None:
+    """The data directory's name reached the terminal raw: an escape sequence in it coloured the rest."""
+    weird = tmp_path / "we\x1b[31mird"
+    out = _play(weird, "quit\n")
+    assert out.returncode == 0, out.stderr.decode()
+    text = out.stdout.decode()
+    assert "\x1b[31m" not in text and "we\\x1b[31mird" in text
+
+
+def test_the_help_offers_only_the_house_rules_it_takes() -> None:
+    out = subprocess.run([sys.executable, "-m", "belot", "play", "--help"], capture_output=True, text=True,
+                         env=dict(os.environ, COLUMNS="400"), check=True)
+    assert "OPT-SURCONTRA" in out.stdout and "OPT-LATE-DECLARE" not in out.stdout

@@ -14,6 +14,7 @@ import os
 import random
 import shlex
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -116,6 +117,18 @@ def hold_interrupt() -> Iterator[None]:
             raise KeyboardInterrupt
 
 
+def forget_typeahead() -> None:
+    """Drop the keys typed before a prompt appeared: a second Enter or a number typed twice would
+    otherwise answer the next prompt, playing a card of a trick not yet seen (a terminal only)."""
+    try:
+        import termios
+
+        if sys.stdin.isatty():
+            termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
+    except (ImportError, OSError, ValueError):  # no termios (Windows), or stdin closed or not a file
+        pass
+
+
 class SaveError(Exception):
     """The record could not be written (the directory removed, the disk full); says which and why."""
 
@@ -130,6 +143,18 @@ class Setup:
     path: str
     human: int
     seed: int | None = None
+    # the file as this game last read or wrote it (`file_id`): a save refuses a file changed since
+    on_disk: tuple[int, int, int] | None = None
+
+
+def file_id(path: str) -> tuple[int, int, int] | None:
+    """What tells one version of the file at ``path`` from another: its inode, size and change time
+    (a save replaces the file by a new one, so a save by anyone else changes the inode); None: no file."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 class Game:
@@ -148,9 +173,14 @@ class Game:
         players = tuple(self.match.players or ())
         self.seating = Seating(setup.human, players)
         self.seed = setup.seed
-        self._read = read or (lambda prompt: console.input(prompt))
+        self.on_disk = setup.on_disk if setup.on_disk is not None else file_id(setup.path)
+        self._read = read or self._terminal_read
 
     # -- plumbing ------------------------------------------------------------------------------
+
+    def _terminal_read(self, prompt: Text) -> str:
+        forget_typeahead()
+        return self.console.input(prompt)
 
     def t(self, key: str, **fields: object) -> str:
         return self.words.t(key, **fields)
@@ -159,16 +189,25 @@ class Game:
         # a path or a command to copy is left to the terminal to fold (soft_wrap), so that no newline
         # is written into it; other messages are wrapped between words
         copy = "path" in fields or "command" in fields
+        if copy:  # a path is the user's: a newline or an escape sequence in it must not reach the terminal
+            fields = {k: printable(v) if k in ("path", "command") and isinstance(v, str) else v for k, v in fields.items()}
         self.console.print(Text(self.t(key, **fields), style=style), soft_wrap=copy)
 
     def ask(self, key: str, **fields: object) -> str:
         return self._read(Text(self.t(key, **fields) + " > ", style="bold")).strip()
 
     def save(self) -> None:
+        """Write the game; never over a file someone else saved meanwhile (a second ``belot play
+        --resume`` of it): that would throw their moves away. This game stops instead, unsaved."""
+        now = file_id(self.path)
+        if now is not None and now != self.on_disk:  # (a file deleted meanwhile is written again whole)
+            raise SaveError(f"not saved: {self.path} was changed by another program (another belot play "
+                            "--resume of it?) since this game last saved it; resume it again to go on from what it holds")
         try:
             write(self.match, self.path)
         except OSError as e:
             raise SaveError(f"cannot save the game in {self.path}: {e.strerror or e}") from None
+        self.on_disk = file_id(self.path)
 
     def apply(self, actions: list[int]) -> None:
         with hold_interrupt():
@@ -192,8 +231,8 @@ class Game:
         return int.from_bytes(hashlib.sha256(where.encode()).digest()[:8], "big")
 
     def resume_command(self) -> str:
-        """The command that continues this game, in this game's language (``--lang``)."""
-        return f"belot play --resume {shlex.quote(self.path)} --lang {self.words.lang}"
+        """The command that continues this game, in this game's language (``--lang``), with the coach if it had one."""
+        return f"belot play --resume {shlex.quote(self.path)} --lang {self.words.lang}" + (" --coach" if self.coach else "")
 
     # -- the match -----------------------------------------------------------------------------
 
@@ -510,13 +549,16 @@ def new_setup(seed: int, target: int, players: list[str], directory: str, rules:
     os.makedirs(directory, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     tag = f"seed{str(seed)[:24]}"  # a seed of any size is a seed, but a file name has 255 bytes at most
-    path = os.path.join(directory, f"{stamp}-{tag}.json")
     n = 1
-    while os.path.exists(path):
-        n += 1
-        path = os.path.join(directory, f"{stamp}-{tag}-{n}.json")
+    while True:  # claimed by creating it (O_EXCL): two games started in one second never share a file
+        path = os.path.join(directory, f"{stamp}-{tag}.json" if n == 1 else f"{stamp}-{tag}-{n}.json")
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+            break
+        except FileExistsError:
+            n += 1
     write(match, path)
-    return Setup(match, path, human=0, seed=seed)
+    return Setup(match, path, human=0, seed=seed, on_disk=file_id(path))
 
 
 class SetupError(ValueError):
@@ -528,6 +570,11 @@ def resume_setup(path: str) -> Setup:
     from ..errors import RecordError
     from ..record import load
 
+    if path == "-" or (os.path.exists(path) and not os.path.isfile(path)):
+        # a game goes on where it is saved after each action: stdin, a FIFO or a device is no such place
+        what = "standard input" if path == "-" else "not a regular file"
+        raise SetupError(f"{printable(path)}: {what}; a game is resumed from the file it is saved in")
+    on_disk = file_id(path)  # before it is read: a save after any change since is refused
     try:
         match = load(path)
     except RecordError as e:  # named once: some record errors name the file already
@@ -538,7 +585,8 @@ def resume_setup(path: str) -> Setup:
     if not match.deals:
         raise SetupError(f"{path}: the record has no deal to continue")
     if match.is_over:
-        raise SetupError(f"{path}: this game is already over (team {match.winner} won)")
+        a, b = match.score
+        raise SetupError(f"{path}: this game is already over ({a} to {b}); belot replay shows it")
     players = list(match.players or ["player", *[f"bot:{default_bot()}"] * 3])
     humans = [s for s, p in enumerate(players) if not p.startswith("bot:")]
     if len(humans) != 1:
@@ -547,4 +595,4 @@ def resume_setup(path: str) -> Setup:
         if p.startswith("bot:") and p.removeprefix("bot:") not in REGISTRY:
             raise SetupError(f"{path}: unknown bot {p!r} in players")
     match.players = players
-    return Setup(match, path, human=humans[0])
+    return Setup(match, path, human=humans[0], on_disk=on_disk)
