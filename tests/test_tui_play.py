@@ -244,3 +244,30 @@ def test_a_game_file_that_cannot_be_saved_is_exit_2_before_the_first_game_and_af
         p.child.sendline("y")
     assert p.finish() == 2
     assert f"belot play: cannot save the game in {games}: File exists" in p.text
+
+
+def test_play_again_asks_again_on_other_answers_and_ctrl_c_there_is_130(tmp_path: Path) -> None:
+    """Junk or "help" at "Play again? [y/N]" ended the program as a no; Ctrl-C there exited 0 and left
+    the shell's prompt on the line of "^C"."""
+    p = Player(tmp_path, "--seed", "5", "--target", "1")
+    p.play(stop="tui.prompt.again")
+    for answer in ("yy", "help", "7"):
+        p.child.sendline(answer)
+        assert p.next_prompt() == "tui.prompt.again", answer
+    assert p.text.count(t("tui.err.yes_no", "en")) == 3
+    p.child.sendintr()
+    assert p.finish() == 130
+    assert p.text.endswith("> ^C\r\n")  # the shell's prompt goes on a line of its own
+
+
+def test_keys_typed_before_a_prompt_do_not_answer_it(tmp_path: Path) -> None:
+    """"1", Enter, "1", Enter typed at once played card 1, then card 1 of the next trick before the
+    player had seen it: what is typed before a prompt appears is dropped."""
+    p = Player(tmp_path, "--seed", "5", "--target", "31")
+    p.play(stop="tui.prompt.card")
+    p.child.send("1\r1\r")  # the second answer is typed before the next prompt is shown
+    assert p.next_prompt() in {"tui.prompt.card", "tui.prompt.belote", "tui.prompt.declare"}
+    p.child.sendline("quit")
+    assert p.finish() == 0
+    match = load(str(p.saved_path()))
+    assert len(match.view(0).hand) == 7  # one card played, not two

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import argparse
 
-from ..contracts import KNOWN_OPTIONS, Rules, UnsupportedOption
+from ..contracts import SUPPORTED_OPTIONS, Rules, UnsupportedOption
 
 
 def add_option_argument(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--option", action="append", default=[], metavar="NAME",
-        help="a house rule in force (repeatable): " + ", ".join(sorted(KNOWN_OPTIONS)) + " (docs/rules.md)",
+        help="a house rule in force (repeatable): " + ", ".join(sorted(SUPPORTED_OPTIONS)) + " (docs/rules.md)",
     )
 
 

@@ -6,6 +6,7 @@ import argparse
 import getpass
 import random
 import sys
+from typing import Any
 
 from . import _argtypes as argtypes
 from ._fail import cannot, fail
@@ -39,8 +40,32 @@ def _player_name() -> str:
         return "player"
 
 
-def run(args: argparse.Namespace) -> int:
+def _play_again(console: Any, words: Any) -> int:
+    """-1: play another match; else the exit status (0: no, or the end of input; 130: Ctrl-C).
+    An answer that is no yes or no is asked again, as at every other prompt (``quit``: no)."""
     from rich.text import Text
+
+    from ..tui.session import forget_typeahead
+
+    while True:
+        forget_typeahead()
+        try:
+            answer = console.input(Text(words.t("tui.prompt.again") + " > ", style="bold"))
+        except EOFError:
+            console.print()
+            return 0
+        except KeyboardInterrupt:
+            console.print()
+            return 130
+        if words.command(answer) == "quit":
+            return 0
+        yes = words.yes_no(answer, default=False)
+        if yes is not None:
+            return -1 if yes else 0
+        console.print(Text(words.t("tui.err.yes_no"), style="yellow"))
+
+
+def run(args: argparse.Namespace) -> int:
 
     from ..bots import REGISTRY, bot_names
     from ..i18n import default_language
@@ -85,12 +110,9 @@ def run(args: argparse.Namespace) -> int:
         code = Game(setup, words, console, args.pause, coach=args.coach).run()
         if code != 0 or not setup.match.is_over:
             return code
-        try:
-            answer = console.input(Text(words.t("tui.prompt.again") + " > ", style="bold"))
-        except (EOFError, KeyboardInterrupt):
-            return 0
-        if not words.yes_no(answer, default=False):
-            return 0
+        again = _play_again(console, words)
+        if again != -1:
+            return again
         seed = random.SystemRandom().randrange(2**31)
         players = list(setup.match.players or [])
         try:
