@@ -20,6 +20,8 @@ NUM_CALLS = 9  # call slots (and actions): SURKONTRA is made through the kontra 
 SURKONTRA = 9  # OPT-SURCONTRA (R3.3): the doubling team redoubles a rekontra, x8
 CALL_NAMES = ("pass", *CONTRACT_NAMES, "kontra", "rekontra", "surkontra")
 _BY_NAME = {name: i for i, name in enumerate(CALL_NAMES)}
+# The call that set a contract's multiplier (R3.3): a doubled contract is named by it ("AT rekontra").
+DOUBLING = {2: "kontra", 4: "rekontra", 8: "surkontra"}
 
 # Bits of the calls that outbid each contract (index contract + 1, so -1 = no contract yet).
 _HIGHER_BIDS = tuple(

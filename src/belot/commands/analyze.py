@@ -132,7 +132,9 @@ def _analyse(doc: Any, match: Any, done: list[int], seed: int, jobs: int, total:
 
 
 def _seat(players: tuple[str, ...], seat: int) -> str:
-    return f"seat {seat} ({players[seat]})" if players[seat] != f"seat {seat}" else f"seat {seat}"
+    from ..errors import printable  # a record's name with a newline or an escape sequence stays on its line
+
+    return f"seat {seat} ({printable(players[seat])})" if players[seat] != f"seat {seat}" else f"seat {seat}"
 
 
 def _open(x: float | None) -> str:
@@ -143,6 +145,7 @@ def report(analysis: Any) -> str:
     """The readable report: per deal the contract and result, then each player's decisions that cost
     something (class inaccuracy or worse) with the better choice, then the figures per player."""
     from ..analysis import BEST, CLASSES
+    from ..auction import DOUBLING
     from ..contracts import CONTRACT_NAMES
 
     lines = ["Losses in game points (own team minus the other): expected over worlds the player could"
@@ -152,7 +155,7 @@ def report(analysis: Any) -> str:
         if d.contract < 0:
             head = "all passed (redeal)"
         else:
-            mult = {2: " kontra", 4: " rekontra", 8: " surkontra"}.get(d.multiplier, "")
+            mult = f" {DOUBLING[d.multiplier]}" if d.multiplier in DOUBLING else ""
             head = f"contract {CONTRACT_NAMES[d.contract]}{mult} by seat {d.declarer}"
         lines.append("")
         lines.append(f"Deal {d.deal} (dealer seat {d.dealer}): {head}; points {d.points[0]}-{d.points[1]}")

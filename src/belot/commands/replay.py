@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from ..auction import DOUBLING
+from ..errors import printable
 from ._fail import Fail, fail, read_record
 
 
@@ -37,8 +39,8 @@ def _pair(p: list[int] | tuple[int, int]) -> str:
 
 def summary(doc: dict, players: list[str] | None = None) -> str:  # type: ignore[type-arg]
     """A readable per-deal summary of a results document."""
-    names = players or [f"seat {s}" for s in range(4)]
-    mult = {1: "", 2: ", kontra", 4: ", rekontra"}
+    # a record's name with a newline or an escape sequence neither breaks a line nor reaches the terminal
+    names = [printable(n) for n in players] if players else [f"seat {s}" for s in range(4)]
     lines = []
     for i, d in enumerate(doc["deals"], 1):
         if d["outcome"] == "redeal":
@@ -48,7 +50,8 @@ def summary(doc: dict, players: list[str] | None = None) -> str:  # type: ignore
             lines.append(f"Deal {i}: in the auction; score {_pair(d['score'])}")
             continue
         team = d["declarer"] & 1
-        head = f"Deal {i}: {d['contract']} by {names[d['declarer']]} (team {team}){mult[d['multiplier']]}"
+        doubled = f", {DOUBLING[d['multiplier']]}" if d["multiplier"] in DOUBLING else ""
+        head = f"Deal {i}: {d['contract']} by {names[d['declarer']]} (team {team}){doubled}"
         if d["outcome"] is None:
             lines.append(f"{head}: in progress, {len(d['tricks'])} tricks played")
             continue
