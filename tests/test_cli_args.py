@@ -22,6 +22,7 @@ import belot.tournament
 from belot.cli import build_parser, main
 from belot.commands import analyze, selfplay
 from belot.commands.random_match import random_match
+from belot.contracts import Rules
 from belot.record import dumps, load
 
 COMMANDS = ["analyze", "replay", "random-match", "tournament", "selfplay", "solve"]
@@ -38,7 +39,7 @@ def _flags() -> list[str]:
 
 
 # paths relative to the example's own folder (see _inputs); "rec.json/inside" is a path inside a file
-PATHS = ["rec.json", "part.json", "bad.json", "latin1.json", "empty.json", "dir", "missing.json",
+PATHS = ["rec.json", "sk.json", "part.json", "bad.json", "latin1.json", "empty.json", "dir", "missing.json",
          "rec.json/inside", "out", "out/", "new/deep/out.json", "", "-", ".", "dir/rec.json",
          "new\nline.json", "dir/\nbelot: forged", "rec.json/\x1b[2J"]
 VALUES = ["0", "1", "2", "3", "28", "31", "32", "-1", "10001", "1025", "9" * 5000, "1e3", "nan", "x", "", "x\ny",
@@ -90,7 +91,8 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
     doc["deals"] = doc["deals"][:1]
     doc["deals"][0]["play"] = doc["deals"][0]["play"][:30]
     named = dict(doc, players=["Müge", "b", "c", "d"])
-    return {"rec.json": text.encode(), "part.json": json.dumps(doc).encode(), "bad.json": b"{not json",
+    return {"rec.json": text.encode(), "sk.json": dumps(random_match(1, Rules(("OPT-SURCONTRA",)))).encode(),
+            "part.json": json.dumps(doc).encode(), "bad.json": b"{not json",
             "latin1.json": json.dumps(named, ensure_ascii=False).encode("latin-1"), "empty.json": b""}
 
 
@@ -162,3 +164,69 @@ def _no_misleading_files(work: Path, before: dict[Path, bytes]) -> None:
             assert len(np.load(p)["actions"]) > 0
         else:
             assert load(os.fspath(p)).is_over, p
+
+
+# -- defects an audit of the commands found, each once as its own case ---------------------------------
+
+
+def _surkontra_record(tmp_path: Path) -> Path:
+    path = tmp_path / "sk.json"
+    path.write_text(dumps(random_match(1, Rules(("OPT-SURCONTRA",)))), encoding="utf-8")
+    return path
+
+
+def test_replay_names_a_surkontra_deal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """R3.3 (OPT-SURCONTRA): `belot replay` of any record with a surkontra ended in KeyError: 8."""
+    path = _surkontra_record(tmp_path)
+    assert json.loads(path.read_text(encoding="utf-8"))["deals"][0]["auction"][-4] == "surkontra"
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Deal 1: AT by bot:random (team 0), surkontra\n")
+
+
+@pytest.mark.parametrize("command", [["replay", "REC"], ["replay", "--json", "REC"], ["random-match", "--seed", "1"],
+                                     ["solve", "--deal", "0", "--at", "3", "REC"],
+                                     ["tournament", "random", "random", "--deals", "1", "--target", "20"]])
+def test_output_that_cannot_be_written_is_exit_2_with_one_line(tmp_path: Path, command: list[str]) -> None:
+    """Standard output on a full disk (/dev/full): a traceback and exit 1 from every command."""
+    import subprocess
+
+    rec = _surkontra_record(tmp_path)
+    argv = [sys.executable, "-m", "belot", *[str(rec) if a == "REC" else a for a in command]]
+    with open("/dev/full", "w") as full:
+        out = subprocess.run(argv, stdout=full, stderr=subprocess.PIPE, text=True, timeout=120, check=False)
+    assert out.returncode == 2, out.stderr[-800:]
+    assert out.stderr == f"belot {command[0]}: cannot write standard output: No space left on device\n"
+
+
+def test_solve_checks_the_whole_record_not_only_the_part_before_its_position(tmp_path: Path,
+                                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    doc = json.loads(dumps(random_match(3)))
+    doc["deals"][-1]["play"][20] = "ZZ"  # long after the position solved
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["solve", "--deal", "0", "--at", "3", str(path)]) == 2
+    assert "'ZZ' is not a card" in capsys.readouterr().err
+
+
+def test_a_players_name_with_control_characters_is_printed_escaped(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """A shared record's name broke the summary's line, coloured the terminal and set its title."""
+    from belot.commands.analyze import _seat
+
+    doc = json.loads(dumps(random_match(3)))
+    doc["players"] = ["evil\n\x1b[31mRED\x1b]0;owned\x07", "b", "c", "d"]
+    path = tmp_path / "esc.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "evil\\n\\x1b[31mRED" in out
+    assert "\x1b" not in _seat(tuple(doc["players"]), 0)
+
+
+def test_a_field_given_twice_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Readers differ on which of two values counts, and the one dropped went unchecked."""
+    path = tmp_path / "dup.json"
+    path.write_text('{"format": "belot-record/1", "deals": [{"dealer": 0, "hands": [["ZZ"]]}], "deals": []}')
+    assert main(["replay", str(path)]) == 2
+    assert capsys.readouterr().err == "belot replay: the record is not valid: the field 'deals' appears twice in one object\n"

@@ -85,12 +85,22 @@ def _constant(name: str) -> Any:
     raise RecordError(f"the record is not valid JSON: {name} is not a JSON number")
 
 
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) < len(pairs):  # readers differ on which value counts; the one dropped would go unchecked
+        keys = [k for k, _ in pairs]
+        twice = next(k for i, k in enumerate(keys) if k in keys[:i])
+        raise RecordError(f"the record is not valid: the field {shown(twice)} appears twice in one object")
+    return obj
+
+
 def parse(text: str) -> Any:
     """The JSON document of a record's text; RecordError says what is wrong with it."""
     try:
-        return json.loads(text, parse_int=_int, parse_constant=_constant)
+        return json.loads(text, parse_int=_int, parse_constant=_constant, object_pairs_hook=_object)
     except json.JSONDecodeError as e:
-        raise RecordError(f"the record is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+        what = e.msg.removesuffix(" at")  # json's "Invalid control character at", before our " at line"
+        raise RecordError(f"the record is not valid JSON: {what} at line {e.lineno} column {e.colno}") from None
     except RecursionError:
         raise RecordError("the record nests its lists and objects too deep to be read as JSON") from None
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import Protocol
 
+from ..errors import shown
 from ..game import SeatView
 
 
@@ -40,6 +41,6 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     """Make the bot called ``name`` (``random`` or ``bot:random``); ValueError for unknown names."""
     key = name.removeprefix("bot:")
     if key not in REGISTRY:
-        raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(bot_names())}")
+        raise ValueError(f"unknown bot {shown(name)}; known bots: {', '.join(bot_names())}")
     module, cls = REGISTRY[key].split(":")
     return getattr(importlib.import_module(module), cls)(seed=seed)  # type: ignore[no-any-return]

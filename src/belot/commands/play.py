@@ -68,6 +68,7 @@ def _play_again(console: Any, words: Any) -> int:
 def run(args: argparse.Namespace) -> int:
 
     from ..bots import REGISTRY, bot_names
+    from ..errors import shown
     from ..i18n import default_language
     from ..tui import Game, SetupError, default_bot, new_setup, resume_setup
     from ..tui.render import TerminalConsole, fit_output
@@ -80,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         if name is None:  # not given; an empty name is a bot name like any other, and unknown
             name = default_bot()
         if name.removeprefix("bot:") not in REGISTRY:
-            return fail(PROG, f"--{option}: unknown bot {name!r}; known bots: {', '.join(bot_names())}")
+            return fail(PROG, f"--{option}: unknown bot {shown(name)}; known bots: {', '.join(bot_names())}")
         bots[option] = "bot:" + name.removeprefix("bot:")
     for stream in (sys.stdout, sys.stderr):
         fit_output(stream)

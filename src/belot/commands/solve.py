@@ -35,14 +35,16 @@ def _position(doc: Any, deal: int | None, at: int | None) -> tuple[Any, int, int
     from ..game import PLAY
     from ..record import replay
 
-    if not isinstance(doc, dict) or not isinstance(doc.get("deals"), list):
-        raise Fail("the record must be a JSON object with a list of deals")
+    try:
+        replay(doc)  # the whole record is checked: an illegal card after the position is still refused
+    except RecordError as e:
+        raise Fail(str(e)) from None
     deals = doc["deals"]
     if not deals:
         raise Fail("the record has no deal")
     n = len(deals) - 1 if deal is None else deal
     if not 0 <= n < len(deals):
-        raise Fail(f"--deal {deal} is out of range: the record has {len(deals)} deals (0-{len(deals) - 1})")
+        raise Fail(f"--deal {deal} is out of range: the record has {len(deals)} deal{'s' if len(deals) != 1 else ''} (0-{len(deals) - 1})")
     target = deals[n]
     play = target.get("play", []) if isinstance(target, dict) else []
     if not isinstance(play, list):

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..contracts import Rules
+from ..errors import shown
 from ..game import Match
 
 MAX_DEALS = 1000  # a match still going after this many deals more than it may need is a broken bot (e.g. one that always passes)
@@ -48,7 +49,7 @@ def bot_key(name: str) -> str:
 
     key = name.removeprefix("bot:")
     if key not in REGISTRY:
-        raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(bot_names())}")
+        raise ValueError(f"unknown bot {shown(name)}; known bots: {', '.join(bot_names())}")
     return key
 
 

@@ -29,7 +29,7 @@ from ..auction import KONTRA, SURKONTRA, Auction, call_slot, parse_call
 from ..bots import REGISTRY, Bot, make_bot
 from ..cards import CARD_NAMES, mask_of, parse_card
 from ..contracts import NO_SHUFFLE, SURCONTRA, Rules
-from ..errors import RuleError, printable
+from ..errors import RuleError, printable, shown
 from ..game import (
     BELOTE_BASE,
     CALL_BASE,
@@ -593,6 +593,6 @@ def resume_setup(path: str) -> Setup:
         raise SetupError(f"{path}: the record must have exactly one seat that is not a bot, not {len(humans)}")
     for p in players:
         if p.startswith("bot:") and p.removeprefix("bot:") not in REGISTRY:
-            raise SetupError(f"{path}: unknown bot {p!r} in players")
+            raise SetupError(f"{path}: unknown bot {shown(p)} in players")
     match.players = players
     return Setup(match, path, human=humans[0], on_disk=on_disk)
