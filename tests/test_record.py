@@ -410,3 +410,14 @@ def test_an_empty_file_name_is_named_as_such(argv, message, capsys):
     assert main(argv) == 2
     out, err = capsys.readouterr()
     assert err == message and out == ""
+
+
+def test_a_record_that_starts_with_a_byte_order_mark_is_read_past_it(examples_dir, tmp_path):
+    """A record saved by a Windows editor starts with a BOM: it was refused with Python's advice
+    "decode using utf-8-sig". RFC 8259 lets a reader ignore it; belot never writes one."""
+    from belot.record import load
+
+    raw = (examples_dir / "match-1.json").read_bytes()
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + raw)
+    assert results(load(str(path))) == results(loads(raw.decode("utf-8")))

@@ -118,7 +118,8 @@ def read(source: str) -> Any:
                 data = f.read(MAX_BYTES + 1)
         if len(data) > MAX_BYTES:
             raise RecordError(f"{source}: the record is larger than {MAX_BYTES >> 20} MiB")
-        text = data.decode("utf-8") if isinstance(data, bytes) else data
+        # a byte order mark, which editors on Windows put first, is read past (RFC 8259 allows it)
+        text = data.decode("utf-8-sig") if isinstance(data, bytes) else data.removeprefix("\ufeff")
     except UnicodeDecodeError:
         raise RecordError(f"{source}: the record is not UTF-8 text") from None
     return parse(text)
