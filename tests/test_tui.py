@@ -300,3 +300,27 @@ def test_the_default_bot_is_the_strongest_fast_one(monkeypatch: pytest.MonkeyPat
     assert default_bot() == "heuristic"
     bots.REGISTRY["pimc"] = "x:Y"
     assert default_bot() == "pimc"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_end_of_deal_sheet_fits_40_columns_and_cuts_no_word(lang: str) -> None:
+    """At 40 columns the score sheet cut its words ("Cont…", "Сюрк…", "Han… pot"), losing a contract's
+    x8 (R3.3) or x4; now every word of every line is there whole, and no line is wider than 40."""
+    from belot.commands.random_match import random_match
+    from belot.contracts import Rules
+    from belot.tui.render import render_summary
+
+    doubled = random_match(1, Rules(("OPT-SURCONTRA",)))  # its deal 1: All Trumps, surkontra
+    hanging = next(m for m in map(random_match, range(1, 60)) if any(r.pot for r in m.results[:5]))
+    for m in (doubled, hanging):
+        seating = Seating(0, tuple(m.players or ()))
+        history = m.results[:5]
+        out = io.StringIO()
+        Console(file=out, width=40, color_system=None).print(render_summary(Words(lang), seating, history[-1], [], 0, history, 151))
+        text = out.getvalue()
+        assert "…" not in text and max(len(line) for line in text.splitlines()) <= 40, text
+        for r in history:
+            if r.multiplier > 1:
+                assert Words(lang).t(f"tui.mult.{r.multiplier}").split()[0] in text.split(), text
+        if m is hanging:
+            assert Words(lang).t("term.pot").split()[0] in text, text

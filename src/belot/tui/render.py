@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
+from rich import box
 from rich.console import Console, ConsoleDimensions, Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
@@ -371,12 +372,15 @@ def render_summary(
 
 
 def score_sheet(words: Words, seating: Seating, history: Sequence[DealResult], target: int) -> RenderableType:
-    table = Table(title=words.t("tui.score_sheet", target=target), title_justify="left")
-    table.add_column("#", justify="right")
-    table.add_column(words.t("term.contract"))
-    table.add_column(words.t("tui.team.us"), justify="right")
-    table.add_column(words.t("tui.team.them"), justify="right")
-    table.add_column(words.t("term.pot"), justify="right")
+    """The sheet of the match's deals. It fits 40 columns without cutting a word ("Сюрк…" lost the
+    ×8 of a contract): no side borders, the points a deal left hanging told in its contract's cell
+    rather than in a column of their own, and a word longer than its column broken, not cut short."""
+    table = Table(title=words.t("tui.score_sheet", target=target), title_justify="left", box=box.SIMPLE_HEAD,
+                  pad_edge=False)
+    table.add_column("#", justify="right", overflow="fold")
+    table.add_column(words.t("term.contract"), overflow="fold", min_width=9)  # "Сюрконтра", "Sürkontra" whole
+    table.add_column(words.t("tui.team.us"), justify="right", overflow="fold")
+    table.add_column(words.t("tui.team.them"), justify="right", overflow="fold")
     score = [0, 0]
     for n, r in enumerate(history, 1):
         score[0] += r.points[0]
@@ -388,9 +392,11 @@ def score_sheet(words: Words, seating: Seating, history: Sequence[DealResult], t
             contract.append(" " + seating.name(words, r.declarer), style="dim")
             if r.multiplier > 1:
                 contract.append(" " + words.t(f"tui.mult.{r.multiplier}"), style="red")
+        if r.pot:
+            contract.append(f" · {words.t('term.pot')} {r.pot}", style="yellow")
         pu, pt = _pair(seating, r.points)
         su, st = _pair(seating, score)
-        table.add_row(str(n), contract, f"{pu} ({su})", f"{pt} ({st})", str(r.pot) if r.pot else "")
+        table.add_row(str(n), contract, f"{pu} ({su})", f"{pt} ({st})")
     return table
 
 
