@@ -185,6 +185,7 @@ def test_replay_names_a_surkontra_deal(tmp_path: Path, capsys: pytest.CaptureFix
 
 
 @pytest.mark.parametrize("command", [["replay", "REC"], ["replay", "--json", "REC"], ["random-match", "--seed", "1"],
+                                     ["--help"], ["replay", "--help"],
                                      ["solve", "--deal", "0", "--at", "3", "REC"],
                                      ["tournament", "random", "random", "--deals", "1", "--target", "20"]])
 def test_output_that_cannot_be_written_is_exit_2_with_one_line(tmp_path: Path, command: list[str]) -> None:
@@ -196,7 +197,19 @@ def test_output_that_cannot_be_written_is_exit_2_with_one_line(tmp_path: Path, c
     with open("/dev/full", "w") as full:
         out = subprocess.run(argv, stdout=full, stderr=subprocess.PIPE, text=True, timeout=120, check=False)
     assert out.returncode == 2, out.stderr[-800:]
-    assert out.stderr == f"belot {command[0]}: cannot write standard output: No space left on device\n"
+    prog = "belot" if "--help" in command else f"belot {command[0]}"  # argparse's help: before a command runs
+    assert out.stderr == f"{prog}: cannot write standard output: No space left on device\n"
+
+
+def test_ctrl_c_while_the_commands_load_is_130_without_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C in the first tenth of a second (the commands' modules loading) printed a traceback."""
+    import belot.cli
+
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(belot.cli, "build_parser", interrupted)
+    assert main(["replay", "x.json"]) == 130
 
 
 def test_solve_checks_the_whole_record_not_only_the_part_before_its_position(tmp_path: Path,

@@ -75,13 +75,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
             stream.reconfigure(errors="backslashreplace")
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args = None
     try:
-        code = int(args.func(args) or 0)
-        if sys.stdout is not None:
-            sys.stdout.flush()  # the output's last bytes: a full disk may say so only here
-        return code
+        try:
+            args = build_parser().parse_args(argv)  # (Ctrl-C while the commands load: 130 too, no traceback)
+            return int(args.func(args) or 0)
+        finally:  # the output's last bytes (argparse's --help too): a full disk may say so only here
+            if sys.stdout is not None:
+                sys.stdout.flush()
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
@@ -89,7 +90,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OutputError as e:
         # what is still buffered would fail again as the interpreter exits ("Exception ignored ...")
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        print(printable(f"belot {args.command}: cannot write standard output: {e.strerror or e}"), file=sys.stderr)
+        prog = "belot" if args is None else f"belot {args.command}"  # (--help written to a full disk)
+        print(printable(f"{prog}: cannot write standard output: {e.strerror or e}"), file=sys.stderr)
         return 2
 
 
