@@ -421,3 +421,21 @@ def test_a_record_that_starts_with_a_byte_order_mark_is_read_past_it(examples_di
     path = tmp_path / "bom.json"
     path.write_bytes(b"\xef\xbb\xbf" + raw)
     assert results(load(str(path))) == results(loads(raw.decode("utf-8")))
+
+
+@pytest.mark.parametrize("spelled", [" QD", "QD ", "QD\u3000", "\tQD"])
+def test_a_card_is_its_two_characters_exactly(examples_dir, spelled):
+    """A card with spaces around it ("QD" and 1,000 spaces) was read as the card, in hands and in play;
+    the format names a card by its two characters, as "qd" and " pass" are refused."""
+    doc = load_example(examples_dir, 1)
+    first = doc["deals"][0]["play"][0]
+    card = first if isinstance(first, str) else first["card"]
+    bad = copy.deepcopy(doc)
+    bad["deals"][0]["play"][0] = spelled.replace("QD", card)
+    with pytest.raises(RecordError, match="is not a card"):
+        replay(bad)
+    bad = copy.deepcopy(doc)
+    hand = bad["deals"][0]["hands"][0]
+    hand[0] = spelled.replace("QD", hand[0])
+    with pytest.raises(RecordError, match="is not a card"):
+        replay(bad)

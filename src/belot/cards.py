@@ -74,13 +74,14 @@ def card_name(card: int) -> str:
 
 
 def parse_card(text: str, *, lenient: bool = False) -> int:
-    """The card named by ``text`` ("JH"); with ``lenient`` also "jh", "10h", "10H".
+    """The card named by ``text`` ("JH", exactly: a record or a protocol message names it so); with
+    ``lenient`` also " jh ", "10h", "10H" (what a person types).
 
     Raises ValueError naming the text when it is not a card.
     """
-    key = text.strip()
+    key = text
     if lenient:
-        key = key.upper()
+        key = key.strip().upper()
         if key.startswith("10"):
             key = "T" + key[2:]
     try:
