@@ -240,6 +240,9 @@ def test_record_out_is_written_where_the_path_leads(tmp_path, capsys):
     finally:
         os.umask(old)
     assert stat.S_IMODE(os.stat(tmp_path / "new.json").st_mode) == 0o640
+    os.chmod(tmp_path / "new.json", 0o600)  # a file written over keeps its mode: it was made 0644
+    assert main(["random-match", "--seed", "7", "--out", str(tmp_path / "new.json")]) == 0
+    assert stat.S_IMODE(os.stat(tmp_path / "new.json").st_mode) == 0o600
     assert main(["random-match", "--seed", "7", "--out", str(tmp_path)]) == 2
     assert capsys.readouterr().err == f"belot random-match: cannot write {tmp_path}: Is a directory\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo", "link.json", "new.json", "target.json"]

@@ -361,6 +361,8 @@ def write(match: Match, path: str, players: list[str] | None = None) -> None:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
+        if os.path.exists(path):  # a file written over keeps its mode (one kept private stays so)
+            os.chmod(tmp, os.stat(path).st_mode & 0o7777)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
