@@ -214,6 +214,23 @@ def test_ctrl_c_mid_deal_then_resume_continues_the_same_game(tmp_path: Path) -> 
     assert after == expected
 
 
+def test_a_game_stopped_at_the_next_deal_prompt_shows_that_deals_summary_again(tmp_path: Path) -> None:
+    """Stopped at "Press Enter for the next deal", a resumed game went straight to the next deal: the
+    summary of the deal just played (and the coach's word on it) was never seen."""
+    p = Player(tmp_path, "--seed", "21", "--target", "41")
+    p.play(stop="tui.prompt.continue")
+    p.child.sendintr()
+    assert p.finish() == 130
+    path = p.saved_path()
+    q = Player(tmp_path, "--resume", str(path))
+    assert q.next_prompt() == "tui.prompt.continue"
+    assert "End of deal 1" in q.text and "Score sheet (to 41)" in q.text
+    q.child.sendline("")
+    q.play()
+    assert q.finish() == 0
+    assert load(str(path)).is_over
+
+
 def test_a_bad_resume_file_gives_the_record_error_and_exit_2(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "belot-record/1", "deals": [{"dealer": 7, "hands": []}]}', encoding="utf-8")

@@ -269,6 +269,11 @@ class Game:
         if m.rules.options:  # the house rules, named in this language with their ids
             self.say("tui.options", options=", ".join(self.words.option(o) for o in m.rules.options),
                      style="bold yellow")
+        if m.deals and m.deals[-1].is_over and not m.is_over:
+            # stopped at "next deal": the deal's summary (and the coach's word) again, as before the stop
+            self.show_summary()
+            while self.handle_command(self.ask("tui.prompt.continue"), m.view(self.seating.human)):
+                pass
         while not m.is_over:
             if m.current_player == CHANCE:
                 with hold_interrupt():
