@@ -228,3 +228,38 @@ def test_the_help_offers_only_the_house_rules_it_takes() -> None:
     out = subprocess.run([sys.executable, "-m", "belot", "play", "--help"], capture_output=True, text=True,
                          env=dict(os.environ, COLUMNS="400"), check=True)
     assert "OPT-SURCONTRA" in out.stdout and "OPT-LATE-DECLARE" not in out.stdout
+
+
+@pytest.mark.parametrize("lang", ["en", "tr", "bg"])
+def test_the_declarations_offered_leave_the_table_on_a_40_by_20_screen(tmp_path: Path, lang: str) -> None:
+    """R7.5: at trick 1 the declarations offered (a line each) and their prompt come below the table; the
+    height check counted only the table, so they pushed the partner's row off the screen. 40x24 holds
+    it all once the auction's lines are left out (40x20 does not: docs/terminal.md says so)."""
+    from belot.auction import CALL_NAMES
+    from belot.cards import parse_card
+    from belot.game import CALL_BASE, Match
+    from belot.tui.session import Quit, Setup
+
+    mine = [parse_card(c) for c in ["KC", "KD", "QD", "JD", "TD", "9D", "KH", "KS"]]  # a carré of kings, a quint 9-K
+    rest = [c for c in range(32) if c not in mine]
+    m = Match(players=["me", "bot:random", "bot:random", "bot:random"])
+    m.first_dealer = 3
+    m.deal([mine, rest[0:8], rest[8:16], rest[16:24]], 3)  # seat 0 calls first and leads (R2.3, R5.1)
+    for call in ["C", "D", "H", "S", "NT", "AT", "kontra", "rekontra", "pass", "pass", "pass"]:
+        m.apply(CALL_BASE + CALL_NAMES.index(call))
+    words = Words(lang)
+    out = io.StringIO()
+    console = Console(file=out, width=40, height=24)
+    prompts: list[int] = []
+
+    def read(prompt: Text) -> str:
+        prompts.append(len(console.render_lines(prompt, pad=False)))
+        return "quit"
+
+    game = Game(Setup(m, str(tmp_path / "g.json"), human=0), words, console, 0, read)
+    with pytest.raises(Quit):
+        game.human_turn(m.view(0))
+    lines = out.getvalue().splitlines()
+    assert words.t("tui.declare_offer") in out.getvalue() and words.t("term.auction") + ":" not in out.getvalue()
+    assert len(lines) + prompts[0] <= 24, lines  # the prompt takes the last rows
+    assert lines[0].startswith("╭") and lines[0].endswith("╮")

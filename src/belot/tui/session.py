@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from rich.console import Console, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from .. import declarations as decl
@@ -415,8 +415,17 @@ class Game:
 
     def human_turn(self, view: SeatView) -> list[int]:
         numbered = view.phase == PLAY
+        declaring = numbered and not view.tricks and any(a >= DECLARE_BASE for a in view.legal_actions)
         table = render_table(view, self.words, self.seating, numbered)
-        if numbered and self._height(table) >= self.console.height:
+        # what comes below the table: the card's prompt, or first the declarations offered and their prompt
+        below: list[RenderableType] = [Text(self.t("tui.prompt.card") + " > ")]
+        if declaring:
+            hand = mask_of(view.hand)
+            best = ", ".join(self._declaration_name(i) for i in decl.best_declarations(hand))
+            below = [Text(self.t("tui.declare_offer")),
+                     *(self._declaration_text(k, i) for k, i in enumerate(decl.declarable(hand, []), 1)),
+                     Text(self.t("tui.prompt.declare", best=best) + " > ")]
+        if numbered and self._height(Group(table, *below)) > self.console.height:
             # a short terminal: the auction's lines would push the top of the table (the partner's
             # card) off the screen; the contract line keeps what the auction decided
             table = render_table(view, self.words, self.seating, numbered, auction=False)
@@ -424,7 +433,7 @@ class Game:
         if view.phase != PLAY:
             return [self.ask_call(view)]
         declarations: list[int] = []
-        if not view.tricks and any(a >= DECLARE_BASE for a in view.legal_actions):
+        if declaring:
             declarations = self.ask_declarations(view)
         card = self.ask_card(view)
         action = card
