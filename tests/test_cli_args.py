@@ -243,3 +243,11 @@ def test_a_field_given_twice_is_refused(tmp_path: Path, capsys: pytest.CaptureFi
     path.write_text('{"format": "belot-record/1", "deals": [{"dealer": 0, "hands": [["ZZ"]]}], "deals": []}')
     assert main(["replay", str(path)]) == 2
     assert capsys.readouterr().err == "belot replay: the record is not valid: the field 'deals' appears twice in one object\n"
+
+
+def test_a_seed_too_long_for_python_is_called_too_long_not_no_number(capsys: pytest.CaptureFixture[str]) -> None:
+    """A seed of 5,000 digits is a whole number; it was called "not a whole-number seed"."""
+    with pytest.raises(SystemExit) as e:
+        main(["random-match", "--seed", "9" * 5000])
+    assert e.value.code == 2
+    assert capsys.readouterr().err.endswith("argument --seed: a whole-number seed has at most 4300 digits, not 5000\n")

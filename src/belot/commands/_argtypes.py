@@ -19,6 +19,9 @@ def whole(lo: int | None = None, hi: int | None = None, what: str = "a whole num
         try:
             value = int(text)
         except ValueError:
+            digits = text.strip().lstrip("+-")
+            if digits.isascii() and digits.isdigit():  # past Python's limit on an int read from text
+                raise argparse.ArgumentTypeError(f"{what} has at most 4300 digits, not {len(digits)}") from None
             raise argparse.ArgumentTypeError(f"{_shown(text)} is not {what}") from None
         if (lo is not None and value < lo) or (hi is not None and value > hi):
             span = f"at most {hi}" if lo is None else f"{lo} or more" if hi is None else f"from {lo} to {hi}"
