@@ -89,3 +89,24 @@ def test_the_checks_can_fail() -> None:
     assert "limits" in _anchors(ROOT / "docs" / "protocol.md")
     assert "--max-body" in _commands()["serve"]
     assert "--records" not in _commands()["replay"]
+
+
+def test_the_record_formats_example_is_a_valid_game_in_progress() -> None:
+    """docs/record-format.md's example record: seat 0 declared a tierce it did not hold, and a belote
+    came from a seat without the king. With the "..." that stands for the cards to come left out, it
+    replays (R7.2, R7.7), and its first deal is in progress."""
+    import json
+
+    from belot.record import replay
+
+    text = (ROOT / "docs" / "record-format.md").read_text(encoding="utf-8")
+    block = re.search(r"## A record\n```json\n(.*?)```", text, re.S)
+    assert block is not None
+    doc = json.loads(block.group(1))
+    play = doc["deals"][0]["play"]
+    assert play[-1] == "..."
+    doc["deals"][0]["play"] = play[:-1]
+    match = replay(doc)
+    deal = match.deals[0]
+    assert not deal.is_over and len(deal.actions) > 7
+    assert [len(h) for h in doc["deals"][0]["hands"]] == [8, 8, 8, 8]
