@@ -3,6 +3,7 @@ seat remembers (`SeatView.past`), and how `expert` uses it."""
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 import random
 
@@ -28,13 +29,25 @@ def _play(seed: int, team_bots: tuple[type, type], deals: int) -> Match:
 
 
 def test_past_holds_each_earlier_deal_as_the_seat_saw_it_at_its_end() -> None:
+    """Each past view is the seat's view as the deal closed, the match's score, target, index and
+    history included: they were a lone deal's (0-0, to 151, deal 0), so a past view encoded for a
+    learner said the wrong score and target."""
     m = _play(5, (RandomBot, HeuristicBot), 6)
     assert len(m.deals) == 7
+    twin = Match(target=1001)  # the same deals dealt by hand: between deals it shows the last one's end
+    ends: list[list[object]] = [[], [], [], []]
+    for d in m.deals[:-1]:
+        twin.deal(d.dealt, d.dealer)
+        for a in d.actions:
+            twin.apply(a)
+        for seat in range(4):
+            ends[seat].append(twin.view(seat))
     for seat in range(4):
         past = m.view(seat).past
         assert len(past) == 6
-        for d, p in zip(m.deals, past):
-            assert p == d.view(seat) and p.phase == OVER and p.past == ()
+        for k, (d, p) in enumerate(zip(m.deals, past)):
+            assert p == dataclasses.replace(ends[seat][k], past=()) and p.phase == OVER and p.past == ()
+            assert p.deal_index == k and p.target == 1001 and p.history == tuple(m.results[: k + 1])
             if d.result is not None and d.result.outcome != "redeal":
                 assert p.hand == () and sum(len(c) for _, c, _ in p.tricks) == 32  # all public now
             else:

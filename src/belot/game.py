@@ -205,7 +205,8 @@ class SeatView:
     winner: int | None = None
     history: tuple[DealResult, ...] = field(default=())
     options: tuple[str, ...] = ()  # the house rules in force (public: docs/rules.md options)
-    # This seat's own view at the end of each earlier deal of the match: every call and card played
+    # This seat's own view at the end of each earlier deal of the match, with the match's score, target,
+    # index and history as that deal left them (its own ``past`` empty): every call and card played
     # there was seen by all four, so after a played-out deal each seat knows the hands the others
     # held in it (what a player remembers of the match; `belot.bots.reading`).
     past: tuple[SeatView, ...] = field(default=())
@@ -614,6 +615,7 @@ class Match:
         self.pot = 0
         self.winner: int | None = None
         self._past_views: list[tuple[SeatView, ...]] = [(), (), (), ()]  # `_past`
+        self._ends: list[tuple[tuple[int, int], int]] = []  # (score, target) as each deal closed: `_past`
         if first_dealer is None and rng is not None:
             first_dealer = rng.randrange(4)  # R2.1
         self.first_dealer = first_dealer
@@ -684,6 +686,7 @@ class Match:
         self.pot = r.pot
         if r.outcome != REDEAL:
             self._check_end(r)
+        self._ends.append(((self.score[0], self.score[1]), self.target))
         if self.winner is None and self.rng is not None:
             self._deal_from_rng()
 
@@ -727,7 +730,7 @@ class Match:
         if m.deals and not m.deals[-1].is_over:
             m.deals[-1] = m.deals[-1].clone()
         m.results, m.score, m.pot, m.winner = self.results[:], self.score[:], self.pot, self.winner
-        m._past_views = self._past_views[:]
+        m._past_views, m._ends = self._past_views[:], self._ends[:]
         return m
 
     def view(self, seat: int) -> SeatView:
@@ -743,10 +746,15 @@ class Match:
         )
 
     def _past(self, seat: int) -> tuple[SeatView, ...]:
-        """The seat's end-of-deal views of the deals before the last (made once each, then kept)."""
+        """The seat's end-of-deal views of the deals before the last (made once each, then kept): each
+        as `view` gave it when that deal closed (its score, target, index and history), but for its own
+        ``past``, left empty (every view of the match holds the whole list once)."""
         views = self._past_views[seat]
         if len(views) < len(self.deals) - 1:
-            views += tuple(d._view(seat) for d in self.deals[len(views):-1])
+            views += tuple(
+                d._view(seat, score=self._ends[i][0], target=self._ends[i][1], deal_index=i,
+                        history=tuple(self.results[: i + 1]))
+                for i, d in enumerate(self.deals[len(views):-1], len(views)))
             self._past_views[seat] = views
         return views
 
