@@ -637,3 +637,20 @@ def test_a_match_of_agents_that_always_pass_is_truncated_after_max_deals() -> No
         steps += 1
     assert steps == 12  # three deals of four passes
     assert e.unwrapped.match.score == [0, 0] and len(e.unwrapped.match.deals) == 4
+
+
+@pytest.mark.parametrize("seed", [5, 6, 7])
+def test_after_a_truncation_the_view_is_the_one_behind_the_observation(seed: int) -> None:
+    """At max_deals the match has already dealt the next deal: `view(agent)` gave that deal (an auction,
+    with legal actions), not the finished deal the observation shows."""
+    from belot.env.encoding import encode
+    from belot.game import OVER
+
+    env = belot_v0.raw_env(mode="match", seed=seed, max_deals=1)
+    env.reset()
+    while not env.truncations[env.agent_selection]:
+        env.step(env.legal_actions()[-1] if env.deal.phase == "auction" else env.legal_actions()[0])
+    for agent in env.agents:
+        v = env.view(agent)
+        assert v.phase == OVER and v.deal_index == 0 and v.legal_actions == ()
+        assert np.array_equal(env.observe(agent)["observation"], encode(v))

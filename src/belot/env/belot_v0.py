@@ -36,6 +36,7 @@ OrderEnforcingWrapper, of which it is a subclass.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 import operator
 import random
@@ -372,8 +373,14 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
     def view(self, agent: str) -> Any:
         """The `SeatView` behind ``agent``'s observation (for bots written against belot.game)."""
         seat = self.agent_name_mapping[agent]
-        if self.match is not None:
-            return self.match.view(seat)
+        m = self.match
+        if m is not None and m.deals and m.deals[-1] is not self.deal:
+            # truncated after max_deals: the match has dealt the next deal, which is never played; the
+            # observation is of the last deal played, as it closed (`SeatView.past` keeps exactly that)
+            past = m.view(seat).past
+            return dataclasses.replace(past[-1], past=past[:-1])
+        if m is not None:
+            return m.view(seat)
         assert self.deal is not None
         return self.deal.view(seat)
 
