@@ -125,3 +125,22 @@ def test_a_clone_or_a_pickled_copy_goes_its_own_way(seed: int) -> None:
         match.apply(a)
         twin.apply(a)
         assert twin.score == match.score and twin.view(seat) == match.view(seat)
+
+
+def test_numpy_integers_are_taken_for_dealers_hands_and_targets_as_for_actions() -> None:
+    """Actions and seeds took numpy integers, but Deal(np.int64(0), hands), Match(first_dealer=
+    np.int64(1)) and hands as a numpy array were refused ("np.int64(16) is not a card"). They are
+    their ints now, and what the deal stores (and a record writes) is plain ints."""
+    np = pytest.importorskip("numpy")
+    from belot.record import dumps, loads
+
+    hands = [list(range(i * 8, i * 8 + 8)) for i in range(4)]
+    d = Deal(np.int64(0), np.array(hands))
+    assert type(d.dealer) is int and {type(c) for h in d.dealt for c in h} == {int}
+    m = Match(first_dealer=np.int64(1), target=np.int64(151))
+    m.deal(np.array(hands))
+    assert m.target == 151 and type(m.target) is int
+    assert loads(dumps(m)).deals[0].dealt == m.deals[0].dealt
+    for bad in (True, 1.0, "1", np.float64(1.0)):  # still no bool, float or text for a seat
+        with pytest.raises(ValueError, match="dealer must be a seat"):
+            Deal(bad, hands)

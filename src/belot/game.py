@@ -16,12 +16,12 @@ of one seat and holds nothing that seat may not see.
 
 from __future__ import annotations
 
-import contextlib
 import operator
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
+from typing import Any
 
 from . import declarations as decl
 from .auction import BID_BASE, CALL_NAMES, KONTRA, NUM_CALLS, PASS, REKONTRA, Auction
@@ -104,13 +104,8 @@ def action_index(action: object) -> int:
     """An action handed in as any whole-number type (an int, a numpy integer) from 0 to 162, as an int.
     Anything else (a float, a bool, a string, an array of several, a number out of range) is refused
     with RuleError, not rounded or parsed into some action: ``20.7`` is not the jack of hearts."""
-    index = None
-    if type(action) is int:
-        index = action
-    elif not isinstance(action, bool):
-        with contextlib.suppress(TypeError):
-            index = operator.index(action)  # type: ignore[arg-type]
-    if index is None or not 0 <= index < NUM_ACTIONS:
+    index = action if type(action) is int else _plain(action)
+    if type(index) is not int or not 0 <= index < NUM_ACTIONS:
         raise RuleError(f"{shown(action)} is not an action (a whole number 0-{NUM_ACTIONS - 1})", "R5.1")
     return index
 
@@ -240,8 +235,9 @@ class Deal:
     def __init__(
         self, dealer: int, hands: Sequence[Sequence[int]], rules: Rules | None = None, pot: int = 0
     ) -> None:
+        dealer = _plain(dealer)
         _check_dealer(dealer)
-        dealt = tuple(map(tuple, hands))
+        dealt = tuple(tuple(map(_plain, h)) for h in hands)  # (a numpy array of hands: its ints)
         self._start(dealer, dealt, _check_hands(dealt), rules, pot)
 
     @classmethod
@@ -249,6 +245,7 @@ class Deal:
         """A new deal shuffled and dealt by ``dealer`` with ``rng`` (R2.1-R2.3): the hands of
         `deal_hands`, which need no checking when a plain ``random.Random`` shuffled them (any other
         ``rng`` shuffles through its own method, and its hands are checked as given ones)."""
+        dealer = _plain(dealer)
         _check_dealer(dealer)
         if type(rng) is not random.Random:
             return cls(dealer, deal_hands(rng, dealer), rules, pot)
@@ -600,9 +597,11 @@ class Match:
         first_dealer: int | None = None,
         players: list[str] | None = None,
     ) -> None:
+        target = _plain(target)
         if type(target) is not int or target < 1:
             raise ValueError(f"a match target is a whole number of game points from 1, not {shown(target)}")
         if first_dealer is not None:
+            first_dealer = _plain(first_dealer)
             _check_dealer(first_dealer)
         self.rules = _rules(rules)
         self.players = players
@@ -648,6 +647,7 @@ class Match:
 
     def deal(self, hands: Sequence[Sequence[int]], dealer: int | None = None) -> Deal:
         """Start the next deal with these hands (in dealing order), at a chance node."""
+        dealer = None if dealer is None else _plain(dealer)
         if self.winner is not None:
             raise RuleError("the match is over", "R12.1")
         if self.current is not None:
@@ -800,6 +800,17 @@ def _check_hands(hands: tuple[tuple[int, ...], ...]) -> list[int]:
     if len(hands[0]) == 8 and seen != FULL_DECK:
         raise RuleError("the hands do not hold the 32 cards", "R1.1")
     return masks
+
+
+def _plain(value: Any) -> Any:
+    """A whole number of another type (a numpy integer) as its int, as `action_index` takes an action;
+    anything else as it is (a bool, a float, a string), for the checks to name it."""
+    if type(value) is int or isinstance(value, bool):
+        return value
+    try:
+        return operator.index(value)
+    except TypeError:
+        return value
 
 
 def _check_seat(seat: object) -> None:
