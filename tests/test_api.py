@@ -144,3 +144,25 @@ def test_numpy_integers_are_taken_for_dealers_hands_and_targets_as_for_actions()
     for bad in (True, 1.0, "1", np.float64(1.0)):  # still no bool, float or text for a seat
         with pytest.raises(ValueError, match="dealer must be a seat"):
             Deal(bad, hands)
+
+
+class _HalfRandom(random.Random):
+    """A generator of its own: its shuffles differ from random.Random's with the same seed."""
+
+    def random(self) -> float:
+        return 0.5 * super().random()
+
+
+@pytest.mark.parametrize("rng", [_HalfRandom(3), random.SystemRandom()], ids=["subclass", "system"])
+def test_a_match_with_any_random_generator_can_be_cloned(rng: random.Random) -> None:
+    """Match(rng=random.SystemRandom()).clone() raised NotImplementedError, and a subclass of Random
+    became a plain Random in the clone, which then dealt other cards than the match itself would."""
+    m = Match(rng=rng, target=1001)
+    c = m.clone()
+    assert type(c.rng) is type(rng)
+    while len(m.deals) < 2:  # the same actions in both: the next deal comes from each one's generator
+        a = m.legal_actions()[0]
+        m.apply(a)
+        c.apply(a)
+    if type(rng) is _HalfRandom:
+        assert c.deals[1].dealt == m.deals[1].dealt

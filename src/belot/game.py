@@ -16,6 +16,7 @@ of one seat and holds nothing that seat may not see.
 
 from __future__ import annotations
 
+import copy
 import operator
 import random
 from collections.abc import Callable, Sequence
@@ -723,9 +724,13 @@ class Match:
         m.rules, m.target, m.first_dealer, m.players = self.rules, self.target, self.first_dealer, self.players
         m.start_target = self.start_target
         m.rng = None
-        if self.rng is not None:
+        if type(self.rng) is random.Random:
             m.rng = random.Random()
             m.rng.setstate(self.rng.getstate())
+        elif isinstance(self.rng, random.SystemRandom):  # no state to copy: the clone draws from the OS too
+            m.rng = self.rng
+        elif self.rng is not None:  # a subclass of Random keeps its class, and with it its own draws
+            m.rng = copy.deepcopy(self.rng)
         m.deals = [d for d in self.deals]
         if m.deals and not m.deals[-1].is_over:
             m.deals[-1] = m.deals[-1].clone()
