@@ -14,6 +14,8 @@ the contracts at the two tables:
   (kontra at one table only, or a rekontra after it at one), so the calls made most of the difference;
 * ``one table passed``: all four passed at one table; who declared at the other (``bot`` or
   ``other``) and what;
+* ``same kind, same side``: one side declared a contract of the same kind
+  at both tables, but from another seat or in another suit;
 * ``different contracts``: who declared at each table and what; the bidding made the difference;
 * ``both passed``: nothing happened at either.
 
@@ -61,6 +63,8 @@ def group(a: DealResult, b: DealResult, team_a: int, team_b: int) -> str:
     ca, cb = contract(a, team_a), contract(b, team_b)
     if "pass" in (ca, cb):
         return f"one table passed, other: {cb if ca == 'pass' else ca}"
+    if ca == cb:  # one side declared the same kind at both tables, from another seat (or another suit)
+        return f"same kind, same side: {ca}"
     return "different contracts: " + " / ".join(sorted((ca, cb)))
 
 
