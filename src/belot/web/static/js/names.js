@@ -44,7 +44,8 @@ export function teamWord(seat, mySeat) {
 
 /** A call or contract as HTML: suit icon + the game's word (Kupa, Kozsuz, Kontra...). */
 export function callHtml(call) {
-  if ("CDHS".includes(call) && call.length === 1) return `${suitIcon(call)} ${esc(t("call." + call))}`;
+  // the word in its own span: a phone's side seat shows the suit by its icon alone (belot.css)
+  if ("CDHS".includes(call) && call.length === 1) return `${suitIcon(call)} <span class="call-word">${esc(t("call." + call))}</span>`;
   return esc(t("call." + call));
 }
 
