@@ -50,6 +50,17 @@ def test_calls_are_read_without_case_accents_or_spaces() -> None:
     assert w.parse_call("zzz") is None and w.parse_call("") is None
 
 
+def test_a_suits_symbol_or_its_name_in_the_singular_bids_it() -> None:
+    """The browser shows a bid as the suit's symbol and word; the terminal takes either as typed."""
+    for lang in LANGUAGES:
+        w = Words(lang)
+        for suit, symbol in enumerate(SUIT_SYMBOLS):
+            assert w.parse_call(symbol) == w.parse_call(f" {symbol} ") == 1 + suit
+    w = Words("en")
+    assert [w.parse_call(x) for x in ("club", "Diamond", "heart", "SPADE", "spades")] == [1, 2, 3, 4, 4]
+    assert w.parse_call("karo") == 2 and w.parse_call("спатия") == 1
+
+
 def test_cards_are_read_in_every_usual_spelling() -> None:
     jh = parse_card("JH")
     for text in ("JH", "jh", " Jh ", "J♥"):
@@ -184,6 +195,20 @@ def _declaring_setup(tmp_path: Path) -> Setup:
     m.first_dealer = 3
     m.deal(hands, 3)  # seat 0 is the forehand: it calls first and leads (R2.3, R5.1)
     return Setup(m, str(tmp_path / "game.json"), human=0)
+
+
+def test_enter_alone_at_a_call_or_card_prompt_asks_again_without_an_error(tmp_path: Path) -> None:
+    """An empty line was answered '"" is not a call': Enter alone shows the choices again."""
+    setup = _declaring_setup(tmp_path)
+    read, pending = _script([
+        ("tui.prompt.call", ""), ("tui.prompt.call", "  "), ("tui.prompt.call", "♦"), ("tui.prompt.declare", "0"),
+        ("tui.prompt.card", ""), ("tui.prompt.card", "quit"),
+    ])
+    out = io.StringIO()
+    game = ScriptedGame(setup, Words("en"), Console(file=out, width=100), 0, read)
+    assert game.run() == 0 and not pending
+    assert "is not" not in out.getvalue()
+    assert json.loads(Path(setup.path).read_text(encoding="utf-8"))["deals"][0]["auction"][0] == "D"
 
 
 def test_enter_declares_the_best_announcement_and_belote_is_offered(tmp_path: Path) -> None:

@@ -460,7 +460,7 @@ class Game:
         while True:
             self.console.print(calls_line(self.words, calls))
             text = self.ask("tui.prompt.call")
-            if self.handle_command(text, view):
+            if not text or self.handle_command(text, view):  # Enter alone shows the calls again
                 continue
             n = parse_number(text)
             if n is not None:
@@ -482,7 +482,7 @@ class Game:
         legal = numbered_cards(view)
         while True:
             text = self.ask("tui.prompt.card")
-            if self.handle_command(text, view):
+            if not text or self.handle_command(text, view):  # Enter alone shows the hand again
                 self.console.print(hand_line(view, self.words, True))
                 continue
             n = parse_number(text)

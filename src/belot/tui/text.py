@@ -87,10 +87,13 @@ class Words:
         f = fold(text)
         if not f:
             return None
-        aliases = {"p": 0, "pas": 0, "clubs": 1, "diamonds": 2, "hearts": 3, "spades": 4,
+        aliases = {"p": 0, "pas": 0, "club": 1, "diamond": 2, "heart": 3, "spade": 4,
                    "notrumps": 5, "notrump": 5, "alltrumps": 6, "double": 7, "redouble": 8}
         if f in aliases:
             return aliases[f]
+        suit = self._suit_word(text)  # a suit's name or symbol in any language (Sinek, ♠, clubs): its trump bid
+        if suit is not None:
+            return 1 + suit
         for call, name in enumerate(CALL_NAMES):
             if f == fold(name):
                 return call
