@@ -263,6 +263,41 @@ def test_resample_depends_only_on_the_information_state(seed: int) -> None:
     assert r1.history() == r2.history()
 
 
+@pytest.mark.parametrize("make", _games())
+@pytest.mark.parametrize("seed", range(6))
+def test_resample_while_dealing_depends_only_on_the_information_state(make, seed: int) -> None:
+    """At a chance node too: the cards dealt so far that the player has not seen (the others', and its
+    own beyond the first five, R2.3) are redealt, so two decks it cannot tell apart give the same
+    sample for the same random seed, and the sample keeps its information state.  (Resampling there
+    once returned a copy of the real state, every card dealt to the others included.)"""
+    rng = random.Random(seed)
+    dealer = rng.randrange(4)
+    game = make({"dealer": dealer})
+    player = rng.randrange(4)
+    dealt = rng.randrange(1, 32)
+    order = bos._ORDERS[dealer]
+    deck = list(range(32))
+    rng.shuffle(deck)
+    seen = [k for k in range(dealt) if order[k] == player][:5]
+    hidden = [k for k in range(dealt) if k not in seen]
+    cards = [deck[k] for k in range(32) if k not in seen]
+    rng.shuffle(cards)
+    other = deck[:]
+    for k, c in zip(hidden, cards):
+        other[k] = c
+    s1, s2 = game.new_initial_state(), game.new_initial_state()
+    for k in range(dealt):
+        s1.apply_action(deck[k])
+        s2.apply_action(other[k])
+    assert s1.information_state_string(player) == s2.information_state_string(player)
+    r1 = bos.resample(s1, player, random.Random(7))
+    r2 = bos.resample(s2, player, random.Random(7))
+    assert r1.history() == r2.history()
+    assert r1.is_chance_node() and len(r1.history()) == dealt
+    assert r1.information_state_string(player) == s1.information_state_string(player)
+    assert r1.information_state_tensor(player) == s1.information_state_tensor(player)
+
+
 def test_resample_succeeds_along_random_deals() -> None:
     """Late in the play the void, belote and declaration facts must be honoured to find a deal."""
     rng = random.Random(13)

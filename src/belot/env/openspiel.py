@@ -247,9 +247,18 @@ class _BelotLogic:
 
         Another seat's declaration shows only its kind (R7.5), so the sample chooses its own
         declaration of that kind for the seat, and the actions carry it in place of the real one.
+        While dealing, the cards dealt so far that the player has not seen (the others', and its own
+        beyond the first five, R2.3) are drawn at random from the cards it has not seen.
         """
         deal = self._box.deal
-        assert deal is not None
+        if deal is None:
+            order = _ORDERS[self._dealer]
+            known = [i for i in range(len(self._deck)) if order[i] == player][:5]
+            seen = {self._deck[i] for i in known}
+            rest = [c for c in range(NUM_CARDS) if c not in seen]
+            rng.shuffle(rest)
+            drawn = iter(rest)
+            return [self._deck[i] if i in known else next(drawn) for i in range(len(self._deck))], []
         view = deal.view(player)
         f = inference.facts(view)
         hands, chosen = _redeal(f, rng, self._rules)
@@ -544,8 +553,6 @@ def resample(state: Any, player: int, rng: random.Random | None = None) -> Any:
     with it (what ISMCTS needs; the pyspiel state's ``resample_from_infostate``): the facts of
     `belot.inference` hold in it, and other seats' declarations are redrawn within their kinds."""
     rng = rng or random.Random()
-    if state.deal is None:
-        return state.clone()
     deck, actions = state._resampled(player, rng)
     new = state.get_game().new_initial_state()
     for card in deck:
