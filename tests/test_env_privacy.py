@@ -225,3 +225,31 @@ def test_the_redeal_really_changes_hidden_cards() -> None:
         assert other[0][:5] == hands[0][:5]
         moved += any(sorted(other[s]) != sorted(hands[s]) for s in (1, 2, 3))
     assert moved >= 10
+
+
+def test_the_rendered_table_shows_no_declaration_by_its_cards_until_the_deal_ends() -> None:
+    """``render_mode="ansi"`` (and ``"human"``, which prints the same text) shows no seat's hand: it is
+    the table as everyone sees it, so a declaration is named by its kind only while the
+    deal lasts (R7.5), and two deals that differ only in cards hidden from a seat render alike.  (The
+    last actions once named a declaration by its cards.)"""
+    rng = random.Random(11)
+    declared = 0
+    for _ in range(30):
+        dealer = rng.randrange(4)
+        hands = deal_hands(rng, dealer)
+        actions = _random_actions(Deal(dealer, hands, Rules()), rng, 0.0)
+        observer = rng.randrange(4)
+        for t in range(len(actions) + 1):
+            other, other_actions = _hidden_redeal(dealer, hands, Rules(), actions[:t], observer, rng)
+            texts = []
+            for h, acts in ((hands, actions[:t]), (other, other_actions)):
+                e = belot_v0.raw_env(render_mode="ansi")
+                e.reset(options={"hands": h, "dealer": dealer})
+                for a in acts:
+                    e.step(a)
+                texts.append(e.render())
+            assert texts[0] == texts[1], f"after {t} actions"
+            if any(a >= DECLARE_BASE for a in actions[max(0, t - 4):t]):
+                declared += 1
+                assert "declare" in texts[0]
+    assert declared >= 10

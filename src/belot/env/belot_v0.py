@@ -51,8 +51,9 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from ..contracts import CONTRACT_NAMES, Rules
+from ..declarations import DECLARATIONS
 from ..errors import RuleError, shown
-from ..game import MAX_TARGET, NUM_ACTIONS, OVER, Deal, Match, action_index, action_name
+from ..game import DECLARE_BASE, MAX_TARGET, NUM_ACTIONS, OVER, Deal, Match, action_index, action_name
 from .encoding import DTYPE, OFFSETS, SIZE, IncrementalEncoder
 
 MODES = ("deal", "match")
@@ -146,6 +147,13 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
         if not self._has_reset:
             raise AttributeError("agent_selection cannot be accessed before reset")
         return self.env.agent_selection  # type: ignore[no-any-return]
+
+
+def _seen_action_name(action: int, deal_over: bool) -> str:
+    """`action_name`, but a declaration by its kind alone until the deal is over (R7.5)."""
+    if action >= DECLARE_BASE and not deal_over:
+        return f"declare {DECLARATIONS[action - DECLARE_BASE].kind}"
+    return action_name(action)
 
 
 def _observation_space() -> spaces.Dict:
@@ -405,7 +413,8 @@ class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
         contract = CONTRACT_NAMES[deal.contract] if deal.contract >= 0 else "-"
         mult = deal.auction.multiplier
         lines.append(f"dealer {deal.dealer}  phase {deal.phase}  contract {contract} x{mult}")
-        last = [f"{s}:{action_name(a)}" for s, a in zip(deal.actors[-4:], deal.actions[-4:])]
+        # the table as everyone sees it (no hand is shown): a declaration by its kind only (R7.5)
+        last = [f"{s}:{_seen_action_name(a, deal.is_over)}" for s, a in zip(deal.actors[-4:], deal.actions[-4:])]
         lines.append("last actions: " + " ".join(last))
         if not deal.is_over:
             lines.append(f"to move: {AGENTS[deal.to_move]}")
