@@ -8,12 +8,15 @@ import subprocess
 import sys
 
 import pytest
+from conftest import make_hands
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from belot.cli import main
+from belot.contracts import AT
+from belot.declarations import DECLARATIONS
 from belot.errors import RecordError
-from belot.game import Match
+from belot.game import CALL_BASE, DECLARE_BASE, Match
 from belot.record import dumps, loads, replay, results, to_json
 
 
@@ -442,3 +445,36 @@ def test_a_card_is_its_two_characters_exactly(examples_dir, spelled):
     hand[0] = spelled.replace("QD", hand[0])
     with pytest.raises(RecordError, match="is not a card"):
         replay(bad)
+
+
+def test_a_replay_announces_a_seats_declarations_in_the_order_played():
+    """R7.4, R7.5: a seat may announce a tierce and then a carré that shares no card with it; the
+    record keeps that order and its replay is the game played (the same actions, the same
+    announcements in every view, the same results), not the carré moved first.  A record that lists
+    a sequence before the carré that frees its cards (the quarte 9D-QD before the carré of kings)
+    still replays, the carré announced first."""
+    m = Match(first_dealer=3)
+    d = m.deal(make_hands({0: "KC KD KH KS 7C 8C 9C AD"}))
+    for call in (CALL_BASE + 1 + AT, CALL_BASE, CALL_BASE, CALL_BASE):
+        m.apply(call)
+    tierce, carre = sorted((a for a in d.legal_actions() if a >= DECLARE_BASE),
+                           key=lambda a: DECLARATIONS[a - DECLARE_BASE].is_carre)
+    m.apply(tierce)
+    m.apply(carre)
+    while not d.is_over:
+        m.apply(m.legal_actions()[0])
+    doc = to_json(m)
+    assert doc["deals"][0]["play"][0]["declare"] == [["7C", "8C", "9C"], ["KC", "KD", "KH", "KS"]]
+    again = replay(doc)
+    assert again.deals[0].actions == d.actions
+    assert again.results == m.results
+    assert [again.view(s).announced for s in range(4)] == [m.view(s).announced for s in range(4)]
+    assert to_json(again) == doc
+
+    m = Match(first_dealer=3)
+    m.deal(make_hands({0: "KC KD KH KS QD JD TD 9D"}))
+    doc = to_json(m)
+    doc["deals"][0]["auction"] = ["AT", "pass", "pass", "pass"]
+    doc["deals"][0]["play"] = [{"card": "9D", "declare": [["9D", "TD", "JD", "QD"], ["KC", "KD", "KH", "KS"]]}]
+    announced = replay(doc).deals[0].declared[0]
+    assert [DECLARATIONS[i].kind for i in announced] == ["carre", "quarte"]

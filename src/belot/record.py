@@ -283,12 +283,27 @@ def _replay_play(match: Match, d: Deal, di: int, i: int, entry: Any) -> None:
             ids.append(found)
         if ids and d.trick_winners:
             raise RuleError("declarations are made at the player's turn in trick 1", "R7.5")
-        # Announce carrés first: a sequence is checked against the cards the carrés leave (R7.4).
-        for found in sorted(ids, key=lambda x: not x.is_carre):
-            match.apply(DECLARE_BASE + found.id)
+        # In the record's order, the order the seat announced them in (R7.5), so the replay is the
+        # game played; a record listing a sequence before the carré that frees its cards (R7.4) is
+        # read carrés first, as a sequence is checked against the cards the carrés leave.
+        order = [DECLARE_BASE + found.id for found in ids]
+        if not _legal_in_turn(d, order):
+            order = [DECLARE_BASE + found.id for found in sorted(ids, key=lambda x: not x.is_carre)]
+        for a in order:
+            match.apply(a)
         match.apply(BELOTE_BASE + card if belote else card)
     except (RuleError, ValueError) as e:
         raise RecordError(str(e), di, where) from None
+
+
+def _legal_in_turn(d: Deal, actions: list[int]) -> bool:
+    """Whether ``actions`` can be applied to ``d`` one after the other (tried on a copy)."""
+    trial = d.clone()
+    for a in actions:
+        if not trial.is_legal(a):
+            return False
+        trial.apply(a)
+    return True
 
 
 # -- writing ----------------------------------------------------------------------------------
@@ -312,9 +327,7 @@ def deal_to_json(d: Deal) -> dict[str, Any]:
                 continue
             entry: dict[str, Any] = {"card": card}
             if declared:
-                # carrés first, the order a replay announces them in (R7.4), so records round-trip
-                declared.sort(key=lambda i: not decl.DECLARATIONS[i].is_carre)
-                entry["declare"] = [decl.card_list(i) for i in declared]
+                entry["declare"] = [decl.card_list(i) for i in declared]  # in the order announced (R7.5)
             if a >= BELOTE_BASE:
                 entry["belote"] = True
             play.append(entry)
