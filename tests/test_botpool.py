@@ -9,7 +9,8 @@ import time
 from concurrent.futures import Future
 from multiprocessing.process import BaseProcess
 
-from belot.game import Match
+from belot.bots import make_bot
+from belot.game import CALL_BASE, PASS, Deal, Match, deal_hands
 from belot.server.botpool import BotPool
 
 
@@ -106,3 +107,74 @@ def test_close_waits_for_a_decision_that_ends_within_the_grace():
     pool.close(wait=True, grace=20)
     assert busy.result(timeout=0) is None  # finished, not terminated
     assert not worker.is_alive()
+
+
+def _swapped(dealer: int, hands: list[list[int]], actions: list[int], seat: int,
+             rng: random.Random) -> list[list[int]] | None:
+    """``hands`` with two cards ``seat`` has not seen swapped between two other seats (any card of
+    theirs during the auction or in a deal all four passed, R2.3; else an unplayed one) such that
+    ``actions`` still replay: a deal ``seat`` cannot tell apart.  None when no swap tried replays."""
+    deal = Deal(dealer, hands)
+    for a in actions:
+        deal.apply(a)
+    played = {a & 31 for a in deal.actions if a < CALL_BASE}
+    a, b = rng.sample([s for s in range(4) if s != seat], 2)
+    for _ in range(50):
+        i = rng.choice([k for k in range(8) if hands[a][k] not in played])
+        j = rng.choice([k for k in range(8) if hands[b][k] not in played])
+        other = [h[:] for h in hands]
+        other[a][i], other[b][j] = hands[b][j], hands[a][i]
+        twin = Deal(dealer, other)
+        if all(twin.is_legal(x) and twin.apply(x) is None for x in actions):
+            return other
+    return None
+
+
+def test_what_a_bot_worker_receives_is_the_same_in_matches_its_seat_cannot_tell_apart() -> None:
+    """The seat's view is all a bot is sent (`botpool.decide`'s arguments, pickled for the worker):
+    in two matches that differ only in cards hidden from the seat, in the deal in play and in an
+    earlier deal all four passed (whose hands were never shown), the bytes sent are the same, and so
+    is every bot's decision."""
+    from multiprocessing.reduction import ForkingPickler
+
+    from belot.bots.expert import ExpertBot
+    from belot.bots.pimc import PimcBot
+    from belot.server.botpool import decide
+
+    bots = [lambda s: make_bot("random", s), lambda s: make_bot("heuristic", s),
+            lambda s: PimcBot(s, play_nodes=30_000, min_worlds=2, max_worlds=4, bid_nodes=200_000,
+                              bid_worlds=2, min_bid_worlds=2),
+            lambda s: ExpertBot(s, play_nodes=30_000, min_worlds=2, max_worlds=4, bid_nodes=200_000,
+                                bid_worlds=2, min_bid_worlds=2)]
+    rng = random.Random(5)
+    checked = 0
+    while checked < 8:
+        dealer = rng.randrange(4)
+        passed = deal_hands(rng, dealer)  # deal 0: all four pass
+        hands = deal_hands(rng, (dealer + 1) & 3)
+        deal = Deal((dealer + 1) & 3, hands)
+        actions: list[int] = []
+        for _ in range(rng.randrange(0, 30)):
+            actions.append(make_bot("random", rng.randrange(1 << 30)).act(deal.view(deal.to_move)))
+            deal.apply(actions[-1])
+        if deal.is_over:
+            continue
+        seat = deal.to_move
+        passes = [CALL_BASE + PASS] * 4
+        twins = (_swapped(dealer, passed, passes, seat, rng), _swapped(deal.dealer, hands, actions, seat, rng))
+        if None in twins:
+            continue
+        views = []
+        for first, current in ((passed, hands), twins):
+            m = Match(first_dealer=dealer)
+            for d_hands, d_actions in ((first, passes), (current, actions)):
+                m.deal(d_hands)
+                for x in d_actions:
+                    m.apply(x)
+            views.append(m.view(seat))
+        assert views[0] == views[1]
+        sent = [bytes(ForkingPickler.dumps((decide, "expert", 7, v))) for v in views]
+        assert sent[0] == sent[1]
+        for make in bots:
+            assert make(7).act(views[0]) == make(7).act(views[1])
+        checked += 1
