@@ -69,7 +69,7 @@ LAYOUT = """([rim, extra]) => {
       const c = e.cloneNode(true);
       c.style.cssText = 'position:absolute;visibility:hidden;width:auto;max-width:none';
       for (const o of [...c.options]) if (o.value !== e.value) o.remove();  // sized by the option shown
-      document.body.appendChild(c);
+      e.after(c);  // beside it, so the page's rules for it (its font, its padding) hold for the copy too
       const need = c.getBoundingClientRect().width;
       c.remove();
       if (need > r.width + 0.5) out.push(['cut off across', what(e), Math.round(need), Math.round(r.width)]);
