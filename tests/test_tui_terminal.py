@@ -81,6 +81,7 @@ def test_a_dumb_terminal_of_40_columns_gets_a_table_40_columns_wide(tmp_path: Pa
     (b"", "the record is not valid JSON"),
     (b'{"format": "belot-record/1", "deals": [', "the record is not valid JSON"),
     (b"\xff\xfe{}", "the record is not UTF-8 text"),
+    ('{"format": "belot-record/1"}'.encode("utf-16-le"), "the record is not UTF-8 text (it holds NUL bytes: UTF-16?)"),
     (b"[]", "the record must be a JSON object"),
     (None, "not a regular file"),
 ])

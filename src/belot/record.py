@@ -122,6 +122,8 @@ def read(source: str) -> Any:
         text = data.decode("utf-8-sig") if isinstance(data, bytes) else data.removeprefix("\ufeff")
     except UnicodeDecodeError:
         raise RecordError(f"{source}: the record is not UTF-8 text") from None
+    if "\0" in text:  # UTF-16 without a byte order mark decodes as UTF-8 with a NUL after each letter
+        raise RecordError(f"{source}: the record is not UTF-8 text (it holds NUL bytes: UTF-16?)")
     return parse(text)
 
 
