@@ -8,8 +8,11 @@ that already holds a bad name is served; the lobby is paged from an index.
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
+import os
+import socket
 import sqlite3
 import time
 import warnings
@@ -346,6 +349,66 @@ def test_websockets_per_address_are_limited_with_a_clear_close(tmp_path: Path, n
         with client.websocket_connect(path) as d:  # closed sockets no longer count
             assert d.receive_json()["type"] == "state"
 
+
+
+def _raw_websocket(url: str, path: str) -> socket.socket:
+    """A websocket opened by hand, whose client reads nothing (a receive buffer of 1 KB)."""
+    host, port = url.removeprefix("http://").split(":")
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+    s.connect((host, int(port)))
+    key = base64.b64encode(os.urandom(16)).decode()
+    s.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+              f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode())
+    return s
+
+
+def _rss_mib(pid: int) -> int:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(next(line for line in status.splitlines() if line.startswith("VmRSS")).split()[1]) // 1024
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads a process's memory in /proc")
+def test_a_socket_that_reads_nothing_cannot_pile_up_messages(tmp_path: Path) -> None:
+    """A client sending ``sync`` in a loop and reading nothing: each answer, a whole state, waited in
+    the server's memory for it (500 MB in 20 s from one socket, and it never closed).  Past the
+    limit of what may wait, the socket is dropped: its seat is no longer connected, the memory stays."""
+    import subprocess
+    import sys
+
+    import httpx
+
+    server = subprocess.Popen(
+        [sys.executable, "-m", "belot", "serve", "--host", "127.0.0.1", "--port", "0", "--db",
+         str(tmp_path / "belot.sqlite3"), "--bot-delay", "3600", "--bot-workers", "1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    sock = None
+    try:
+        assert server.stdout is not None
+        url = server.stdout.readline().split()[2].rstrip("/")
+        with httpx.Client(base_url=url, timeout=30) as http:
+            r = http.post("/api/tables", json={"seats": ["human", "bot", "bot", "bot"], "seat": 0})
+            table_id, token = r.json()["table"]["id"], r.json()["token"]
+            before = _rss_mib(server.pid)
+            sock = _raw_websocket(url, f"/api/tables/{table_id}/ws?token={token}")
+            sync = b"\x81\x8f\0\0\0\0" + b'{"type":"sync"}'  # one masked text frame
+            sock.settimeout(60)
+            for _ in range(300):
+                sock.sendall(sync * 200)
+            deadline = time.monotonic() + 30
+            while http.get(f"/api/tables/{table_id}").json()["table"]["seats"][0]["connected"]:
+                assert time.monotonic() < deadline, "the socket that reads nothing is still at the table"
+                time.sleep(0.2)
+            grown = _rss_mib(server.pid) - before
+            assert grown < 40, f"the server grew by {grown} MiB for one socket"
+            assert http.get("/api/health").json() == {"ok": True}
+    finally:
+        if sock is not None:
+            sock.close()
+        server.terminate()
+        _out, err = server.communicate(timeout=30)
+    assert "Traceback" not in err, err
 
 # -- 4. tables ----------------------------------------------------------------------------------
 

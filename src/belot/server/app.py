@@ -375,6 +375,9 @@ def create_app(
                 await _refuse(websocket, TableError("bad_token", "this token holds no seat of this table", 403), 4001)
                 return
         conn = Connection(seat)
+        # A client that stopped reading leaves the table at once; its socket holds its place in the
+        # limits until it goes (it reads nothing, so it cannot be told).
+        conn.on_stall = lambda: table.disconnect(conn)
         sender = asyncio.create_task(_send_loop(websocket, conn))
         table.connect(conn)
         try:
@@ -382,14 +385,17 @@ def create_app(
                 msg = await websocket.receive()
                 if msg["type"] == "websocket.disconnect":
                     break
+                if conn.stalled:
+                    continue
                 reply = table.handle_text(conn, msg.get("text"))
                 if reply is not None:
-                    conn.queue.put_nowait(json.dumps(reply, ensure_ascii=False))
+                    conn.put(json.dumps(reply, ensure_ascii=False))
         except WebSocketDisconnect:
             pass
         finally:
-            table.disconnect(conn)
-            conn.queue.put_nowait(None)
+            if not conn.stalled:
+                table.disconnect(conn)
+            conn.put(None)
             with contextlib.suppress(Exception):
                 await sender
 
@@ -437,10 +443,13 @@ async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
     """Send the connection's queued messages in order; ``None`` closes the socket."""
     try:
         while True:
-            text = await conn.queue.get()
+            text = await conn.next()
             if text is None:
                 if websocket.application_state == WebSocketState.CONNECTED:
-                    await websocket.close(4001)
+                    if conn.stalled:
+                        await websocket.close(1008, "the client read none of its messages")
+                    else:
+                        await websocket.close(4001)
                 return
             await websocket.send_text(text)
     except Exception:  # the client went away; the receive side notices and cleans up

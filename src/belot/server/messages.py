@@ -114,9 +114,9 @@ class Messages:
         texts = self.encode_states(targets)
         for s, seat in enumerate(seats):
             for c in seat.connections:
-                c.queue.put_nowait(texts[s])
+                c.put(texts[s])
         for c in seats.spectators:
-            c.queue.put_nowait(texts[None])
+            c.put(texts[None])
 
 
 __all__ = ["Messages", "encode", "join"]

@@ -23,15 +23,52 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+MAX_UNSENT = 1 << 20  # characters of messages waiting for one socket to take them
+
+
 @dataclass(eq=False)
 class Connection:
     """One websocket: the seat it plays (None for a spectator) and its outgoing queue of JSON texts.
 
-    ``None`` in the queue tells the sender to close the socket (the seat was given up).
+    ``None`` in the queue tells the sender to close the socket (the seat was given up).  A client
+    that reads nothing while its messages pile up (``sync`` sent in a loop and never read: a whole
+    state held for each 15 bytes, 500 MB in 20 s from one socket) would hold them all in memory:
+    past `MAX_UNSENT` waiting, they are dropped, nothing more is queued, the socket is to close, and
+    ``on_stall`` (the app: the table forgets the connection) is called soon after.
     """
 
     seat: int | None
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    unsent: int = 0  # characters in the queue
+    stalled: bool = False
+    on_stall: Callable[[], None] | None = None
+
+    def put(self, text: str | None) -> None:
+        """Queue a message (None: close the socket), unless the client has stopped reading."""
+        if self.stalled:
+            return
+        if text is not None:
+            if self.unsent + len(text) > MAX_UNSENT:
+                self._stall()
+                return
+            self.unsent += len(text)
+        self.queue.put_nowait(text)
+
+    async def next(self) -> str | None:
+        """The next message for the sender to send (None: close the socket)."""
+        text = await self.queue.get()
+        if text is not None:
+            self.unsent -= len(text)
+        return text
+
+    def _stall(self) -> None:
+        self.stalled = True
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.unsent = 0
+        self.queue.put_nowait(None)
+        if self.on_stall is not None:  # not now: a broadcast may be going through the table's connections
+            asyncio.get_running_loop().call_soon(self.on_stall)
 
 
 @dataclass

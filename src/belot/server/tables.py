@@ -106,7 +106,7 @@ class Table:
     def connect(self, conn: Connection) -> None:
         if conn.seat is None:
             self.seats.spectators.add(conn)
-            conn.queue.put_nowait(self.encode_state(None))
+            conn.put(self.encode_state(None))
             self.turns.schedule()  # a table nobody was at plays on while watched (`Seats.bots_may_play`)
             return
         seat = self.seats[conn.seat]
@@ -138,7 +138,7 @@ class Table:
         if conn.seat is not None and conn not in self.seats[conn.seat].connections:
             # the seat was left or resumed elsewhere (`_close_connections`), and this socket's close is
             # still on its way: not one more action or hand goes through it
-            conn.queue.put_nowait(None)
+            conn.put(None)
             return TableError("bad_token", "this token no longer holds the seat", 403).to_json(self.seq)
         if text is None:
             return TableError("bad_json", "messages are JSON text, not binary").to_json(self.seq)
@@ -154,7 +154,7 @@ class Table:
         if kind == "ping":
             return {"type": "pong"}
         if kind == "sync":
-            conn.queue.put_nowait(self.encode_state(conn.seat))
+            conn.put(self.encode_state(conn.seat))
             return None
         if kind != "action":
             return TableError("bad_message", f"unknown message type {shown(kind)} (action, sync, ping)",
@@ -294,17 +294,17 @@ class Table:
         gone = json.dumps(TableError("bad_token", why).to_json(self.seq))
         st = self.seats[seat]
         for c in st.connections:
-            c.queue.put_nowait(gone)
-            c.queue.put_nowait(None)
+            c.put(gone)
+            c.put(None)
         st.connections.clear()
 
     def close(self) -> None:
         self.turns.close()
         for seat in self.seats:
             for c in seat.connections:
-                c.queue.put_nowait(None)
+                c.put(None)
         for c in self.seats.spectators:
-            c.queue.put_nowait(None)
+            c.put(None)
 
 
 class Lobby:
