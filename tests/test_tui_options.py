@@ -11,12 +11,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import cards, make_hands
 from rich.console import Console
 from rich.text import Text
 
 from belot.auction import BID_BASE, KONTRA, REKONTRA, SURKONTRA
-from belot.contracts import Rules, S
-from belot.game import CALL_BASE, Match
+from belot.contracts import AT, Rules, S
+from belot.declarations import declaration_for_cards
+from belot.game import CALL_BASE, DECLARE_BASE, Match
 from belot.i18n import LANGUAGES, t
 from belot.tui.render import Seating, auction_text, contract_text, render_table
 from belot.tui.session import Game, Setup, next_hands
@@ -106,6 +108,35 @@ def test_no_shuffle_deals_the_gathered_pack_cut() -> None:
     cut = random.Random(f"belot-play:{_deal_key(m)}:{len(m.deals)}")  # next_hands' own source
     assert hands == deal_pack(cut_pack(gathered_pack(m.deals[-1]), cut), 1)
     assert sorted(c for h in hands for c in h) == list(range(32))
+
+
+
+@pytest.mark.parametrize("option,hand,offered,best", [
+    # R7.2 OPT-EIGHT-SPLIT: an 8-card run is the quint of its top five and the tierce of its bottom three
+    ("OPT-EIGHT-SPLIT", "7C 8C 9C TC JC QC KC AC", ["TC JC QC KC AC", "7C 8C 9C"], ["TC JC QC KC AC", "7C 8C 9C"]),
+    # R7.4 OPT-CARRE-FIRST: no sequence through a held carré, so the quint 8C-QC is no choice
+    ("OPT-CARRE-FIRST", "TC TD TH TS 8C 9C JC QC", ["TC TD TH TS"], ["TC TD TH TS"]),
+])
+def test_the_declarations_offered_and_proposed_are_those_of_the_house_rules(
+        tmp_path: Path, option: str, hand: str, offered: list[str], best: list[str]) -> None:
+    """R7.4, R7.5 under the options of R7.2 and R7.4: the terminal offers the declarations the rules
+    in force allow, and Enter (the proposed best set) announces legal ones, not the defaults' choice
+    (an 8-card quint, a quint through a carré), which the engine refused and the game stopped on."""
+    m = Match(Rules.from_options([option]), players=["me", "bot:random", "bot:random", "bot:random"])
+    m.first_dealer = 3
+    m.deal(make_hands({0: hand}), 3)
+    for call in (CALL_BASE + BID_BASE + AT, CALL_BASE, CALL_BASE, CALL_BASE):
+        m.apply(call)
+    view = m.view(0)
+    ids = [declaration_for_cards(cards(x)).id for x in offered]  # type: ignore[union-attr]
+    assert sorted(a - DECLARE_BASE for a in view.legal_actions if a >= DECLARE_BASE) == sorted(ids)
+    out = io.StringIO()
+    game = Game(Setup(m, str(tmp_path / "g.json"), human=0), Words("en"), Console(file=out, width=100), 0,
+                lambda prompt: "")
+    chosen = game.ask_declarations(view)
+    assert chosen == [declaration_for_cards(cards(x)).id for x in best]  # type: ignore[union-attr]
+    for i in chosen:
+        m.apply(DECLARE_BASE + i)
 
 
 # -- the real program -----------------------------------------------------------------------------

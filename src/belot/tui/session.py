@@ -421,9 +421,9 @@ class Game:
         below: list[RenderableType] = [Text(self.t("tui.prompt.card") + " > ")]
         if declaring:
             hand = mask_of(view.hand)
-            best = ", ".join(self._declaration_name(i) for i in decl.best_declarations(hand))
+            best = ", ".join(self._declaration_name(i) for i in decl.best_declarations(hand, view.rules))
             below = [Text(self.t("tui.declare_offer")),
-                     *(self._declaration_text(k, i) for k, i in enumerate(decl.declarable(hand, []), 1)),
+                     *(self._declaration_text(k, i) for k, i in enumerate(decl.declarable(hand, [], view.rules), 1)),
                      Text(self.t("tui.prompt.declare", best=best) + " > ")]
         if numbered and self._height(Group(table, *below)) > self.console.height:
             # a short terminal: the auction's lines would push the top of the table (the partner's
@@ -508,9 +508,9 @@ class Game:
         """R7.5: offer what the hand may declare; Enter declares the best (R7.4), or pick one by one."""
         hand = mask_of(view.hand)
         chosen: list[int] = []
-        best = decl.best_declarations(hand)
+        best = decl.best_declarations(hand, view.rules)  # under the house rules in force (R7.2, R7.4)
         while True:
-            options = decl.declarable(hand, chosen)
+            options = decl.declarable(hand, chosen, view.rules)
             if not options:
                 return chosen
             self.say("tui.declare_offer", style="bold magenta")
