@@ -441,3 +441,28 @@ def test_expected_loss_mid_deal_sees_only_the_view(analyst: Analyst) -> None:
             opens.append([o[2] for o in got[4]])
         assert figures[0] == figures[1] == figures[2], step.kind
         assert opens[0] != opens[1] or opens[0] != opens[2], step.kind  # the real cards did change
+
+
+@pytest.mark.parametrize("option,hand,declared", [
+    ("OPT-EIGHT-SPLIT", "7C 8C 9C TC JC QC KC AC", ["TC JC QC KC AC", "7C 8C 9C"]),  # R7.2
+    ("OPT-CARRE-FIRST", "TC TD TH TS 8C 9C JC QC", ["TC TD TH TS"]),  # R7.4: no quint 8C-QC
+])
+def test_the_best_declarations_judged_are_those_of_the_house_rules(option: str, hand: str, declared: list[str]) -> None:
+    """R7.4 (the best set) under the options of R7.2 and R7.4: a seat that announced the best set the
+    rules in force allow has lost nothing, and no set those rules refuse (an 8-card quint, a quint
+    through a carré) is put beside it as the better choice."""
+    from conftest import cards, make_hands
+
+    from belot.contracts import AT, Rules
+
+    d = Deal(3, make_hands({0: hand}), Rules((option,)))
+    for call in (CALL_BASE + BID_BASE + AT, CALL_BASE, CALL_BASE, CALL_BASE):
+        d.apply(call)
+    ids = tuple(decl.declaration_for_cards(cards(x)).id for x in declared)  # type: ignore[union-attr]
+    assert {DECLARE_BASE + i for i in ids} <= set(d.legal_actions())
+    view = d.view(0)
+    world = World(tuple(mask_of(h) for h in d.dealt), ((), (), (), ()))  # type: ignore[arg-type]
+    best, best_open, loss, open_loss, options, worlds = evaluate(
+        Analyst(), view, DECLARATION, 0, world, random.Random(0), [world], ids)
+    assert (loss, open_loss, options, worlds) == (0.0, 0.0, (), 0)
+    assert best == best_open

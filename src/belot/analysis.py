@@ -268,7 +268,7 @@ def evaluate(analyst: Analyst, view: SeatView, kind: str, chosen: int, truth: Wo
         def value(w: World) -> dict[int, float]:
             return analyst.card_values(view, w)
     elif kind == DECLARATION:
-        best_ids = tuple(decl.best_declarations(mask_of(view.hand)))
+        best_ids = tuple(decl.best_declarations(mask_of(view.hand), view.rules))  # R7.2, R7.4 as in force
         if sorted(best_ids) == sorted(declared):
             # R7.4's best set announced: more of the own team's points never lower its margin, so
             # nothing is searched (each set compared costs a solve a world)
