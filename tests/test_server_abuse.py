@@ -410,6 +410,43 @@ def test_a_socket_that_reads_nothing_cannot_pile_up_messages(tmp_path: Path) -> 
         _out, err = server.communicate(timeout=30)
     assert "Traceback" not in err, err
 
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads a process's memory in /proc")
+def test_pings_of_a_client_that_reads_nothing_are_not_answered_into_memory(tmp_path: Path) -> None:
+    """A client sending websocket pings and reading nothing: uvicorn wrote each pong at once, held
+    until the client read it (240 MB in 9 s from one socket).  Unread pongs are dropped instead."""
+    import subprocess
+    import sys
+
+    import httpx
+
+    server = subprocess.Popen(
+        [sys.executable, "-m", "belot", "serve", "--host", "127.0.0.1", "--port", "0", "--db",
+         str(tmp_path / "belot.sqlite3"), "--bot-delay", "3600", "--bot-workers", "1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    sock = None
+    try:
+        assert server.stdout is not None
+        url = server.stdout.readline().split()[2].rstrip("/")
+        with httpx.Client(base_url=url, timeout=30) as http:
+            table_id = http.post("/api/tables", json={}).json()["table"]["id"]
+            before = _rss_mib(server.pid)
+            sock = _raw_websocket(url, f"/api/tables/{table_id}/ws")
+            ping = b"\x89\xfd\0\0\0\0" + b"p" * 125  # a masked ping frame with the most payload a ping has
+            sock.settimeout(60)
+            for _ in range(5000):
+                sock.sendall(ping * 100)  # 65 MB of pings
+            assert http.get("/api/health").json() == {"ok": True}
+            grown = _rss_mib(server.pid) - before
+            assert grown < 25, f"the server grew by {grown} MiB for one socket's pings"
+    finally:
+        if sock is not None:
+            sock.close()
+        server.terminate()
+        _out, err = server.communicate(timeout=30)
+    assert "Traceback" not in err, err
+
 # -- 4. tables ----------------------------------------------------------------------------------
 
 def test_tables_per_minute_and_waiting_tables_per_address_are_limited(tmp_path: Path, no_tracebacks: None) -> None:

@@ -121,10 +121,11 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
     from sqlalchemy.exc import SQLAlchemyError
     from uvicorn.protocols.http.auto import AutoHTTPProtocol
+    from uvicorn.protocols.websockets.auto import AutoWebSocketsProtocol
 
     from ..server.app import create_app
     from ..server.botpool import QUICK_BOTS, BotPool, Bots
-    from ..server.limits import guarded_http
+    from ..server.limits import guarded_http, guarded_websockets
     from ..server.owner import DatabaseOwned, Owner
     from ..server.storage import Storage, StorageError, is_server_url
     from ..server.workers import Worker
@@ -196,7 +197,7 @@ def run(args: argparse.Namespace) -> int:
     http = guarded_http(AutoHTTPProtocol, per_address=2 * limits.ws_per_address, idle=10.0)
     config = uvicorn.Config(app, log_level=args.log_level, ws_ping_interval=20, ws_ping_timeout=20,
                             ws_max_size=65536, limit_concurrency=limits.ws_total + 512, timeout_keep_alive=5,
-                            http=http)
+                            http=http, ws=guarded_websockets(AutoWebSocketsProtocol) or "auto")
     server = uvicorn.Server(config)
     role = f", worker {worker.id}" if worker is not None else ""
     print(f"belot serve: http://{host}:{port}/  (database {_shown(db)}{role})", flush=True)
