@@ -56,6 +56,22 @@ def test_a_second_owner_is_refused_and_named(tmp_path):
     Owner(str(db)).acquire().release()  # released: free again
 
 
+def test_a_second_owner_by_another_name_of_the_file_is_refused(tmp_path):
+    """A symbolic link to the database is the same database: its lock was beside the link, and two
+    servers played the same tables."""
+    db = tmp_path / "belot.sqlite3"
+    db.touch()
+    (tmp_path / "link.sqlite3").symlink_to(db)
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "folder" / "db.sqlite3").symlink_to("../link.sqlite3")
+    with Owner(str(db)):
+        for other in (tmp_path / "link.sqlite3", tmp_path / "folder" / "db.sqlite3"):
+            with pytest.raises(DatabaseOwned, match=r"process \d+ on "):
+                Owner(str(other)).acquire()
+    with Owner(str(tmp_path / "link.sqlite3")), pytest.raises(DatabaseOwned):
+        Owner(str(db)).acquire()
+
+
 def test_the_lock_goes_with_a_killed_process(tmp_path):
     """SIGKILL drops the lock: a restart after a crash is not blocked by a stale owner file."""
     db = tmp_path / "belot.sqlite3"

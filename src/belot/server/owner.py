@@ -2,7 +2,7 @@
 
 Two `belot serve` processes on one SQLite file both restored and played the same tables (each
 refusing the other's writes, freezing them, and seating two people in one seat). The owner holds
-an exclusive `flock` on ``<database>.owner`` for its whole life and writes its pid, host and start
+an exclusive `flock` on ``<database>.owner`` (beside the file itself, symbolic links followed) for its whole life and writes its pid, host and start
 time into it; the operating system drops the lock when the process ends, also on SIGKILL, so a
 restart after a crash is never blocked by a stale lock. Databases that are not a local file
 (a server URL such as PostgreSQL) are not locked here: several servers share one with
@@ -27,7 +27,8 @@ class Owner:
     """The lock of one process on one database file (a context manager; `release` ends it)."""
 
     def __init__(self, db_path: str) -> None:
-        self.path = os.path.abspath(db_path) + ".owner"
+        # The file's own path: by a symbolic link it is the same database, and must meet the same lock.
+        self.path = os.path.realpath(db_path) + ".owner"
         self._file: IO[str] | None = None
 
     def acquire(self) -> Self:
