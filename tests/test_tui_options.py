@@ -139,6 +139,34 @@ def test_the_declarations_offered_and_proposed_are_those_of_the_house_rules(
         m.apply(DECLARE_BASE + i)
 
 
+
+@pytest.mark.parametrize("option,counts,cancelled", [
+    (None, "10♣", "K♣"),  # R7.6: carrés rank J > 9 > A > T > K > Q
+    ("OPT-CARRE-RANK", "K♣", "10♣"),  # J > 9 > A > K > Q > T
+])
+def test_the_summary_says_which_declarations_counted_under_the_house_rules(
+        tmp_path: Path, option: str | None, counts: str, cancelled: str) -> None:
+    """R7.6 under its options: the deal's summary marks a declaration "counts" or "cancelled" as the
+    rules in force scored it (the carré of kings over the carré of tens under OPT-CARRE-RANK), not
+    as the defaults would have."""
+    m = Match(Rules.from_options([option] if option else []), players=["me", "bot:random", "bot:random", "bot:random"])
+    m.first_dealer = 3
+    d = m.deal(make_hands({0: "TC TD TH TS", 1: "KC KD KH KS"}), 3)
+    for call in (CALL_BASE + BID_BASE + AT, CALL_BASE, CALL_BASE, CALL_BASE):
+        m.apply(call)
+    while not d.is_over:
+        legal = m.legal_actions()
+        m.apply(next((a for a in legal if a >= DECLARE_BASE), legal[0]))
+    assert d.result is not None and d.result.declarations == ((0, 100) if option else (100, 0))
+    out = io.StringIO()
+    game = Game(Setup(m, str(tmp_path / "g.json"), human=0), Words("en"), Console(file=out, width=120), 0,
+                lambda prompt: "")
+    game.show_summary()
+    lines = out.getvalue().splitlines()
+    assert "counts" in next(line for line in lines if counts in line and "(100)" in line)
+    assert "cancelled" in next(line for line in lines if cancelled in line and "(100)" in line)
+
+
 # -- the real program -----------------------------------------------------------------------------
 
 pexpect = pytest.importorskip("pexpect")

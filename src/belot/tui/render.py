@@ -21,7 +21,7 @@ from rich.text import Text
 from .. import declarations as decl
 from ..auction import BID_BASE, CALL_NAMES, PASS
 from ..cards import SUITS
-from ..contracts import AT, NO_CONTRACT, NT, TABLES
+from ..contracts import AT, DEFAULT_RULES, NO_CONTRACT, NT, TABLES, Rules
 from ..game import BELOTE_BASE, DealResult, SeatView
 from ..scoring import HANGING, INSIDE, MADE, REDEAL
 from .text import RANK_LABELS, SUIT_SYMBOLS, Words
@@ -286,9 +286,9 @@ def _pair(seating: Seating, values: Sequence[int]) -> tuple[int, int]:
     return values[us], values[1 - us]
 
 
-def _declaration_rows(words: Words, seating: Seating, r: DealResult) -> list[Text]:
-    """Each declaration announced, with its details, and whether it counted (R7.6)."""
-    verdicts = decl.counted(r.declared)  # R7.6: one rule, shared with the web's summary
+def _declaration_rows(words: Words, seating: Seating, r: DealResult, rules: Rules) -> list[Text]:
+    """Each declaration announced, with its details, and whether it counted (R7.6 under ``rules``)."""
+    verdicts = decl.counted(r.declared, rules)  # R7.6: one rule, shared with the web's summary
     rows = []
     for seat, ids in enumerate(r.declared):
         for i, counted in zip(ids, verdicts[seat]):
@@ -308,9 +308,10 @@ def _declaration_rows(words: Words, seating: Seating, r: DealResult) -> list[Tex
 
 def render_summary(
     words: Words, seating: Seating, r: DealResult, belotes: Sequence[tuple[int, int]], pot_in: int,
-    history: Sequence[DealResult], target: int,
+    history: Sequence[DealResult], target: int, rules: Rules = DEFAULT_RULES,
 ) -> RenderableType:
-    """The summary of a finished deal, then the score sheet."""
+    """The summary of a finished deal under ``rules`` (the house rules it was played by), then the
+    score sheet."""
     us, them = words.t("tui.team.us"), words.t("tui.team.them")
     parts: list[RenderableType] = []
     if r.outcome == REDEAL:
@@ -346,7 +347,7 @@ def render_summary(
         table.add_row(words.t("tui.rounding_label"), rounded, "")
         table.add_row(Text(words.t("term.game_points"), style="bold"), *map(str, _pair(seating, r.points)))
         parts.append(table)
-        decl_rows = _declaration_rows(words, seating, r)
+        decl_rows = _declaration_rows(words, seating, r, rules)
         if decl_rows:
             parts.append(Text(words.t("term.declarations") + ":", style="bold"))
             parts.extend(decl_rows)

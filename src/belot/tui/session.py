@@ -325,7 +325,7 @@ class Game:
         d = m.deals[-1]
         r = d.result
         assert r is not None
-        self.console.print(render_summary(self.words, self.seating, r, d.belotes, d.pot, m.results, m.target))
+        self.console.print(render_summary(self.words, self.seating, r, d.belotes, d.pot, m.results, m.target, m.rules))
         if self.coach:
             self.show_coach()
         if r.valat is not None and max(m.score) >= m.target and m.winner is None:
