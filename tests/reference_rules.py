@@ -457,6 +457,15 @@ class RefDeal:
 
 # -- R2.3 and R12 --------------------------------------------------------------------------------------
 
+def gathered_pack(deal: RefDeal) -> list[int]:
+    """OPT-NO-SHUFFLE (R2.2): a finished deal's cards picked up, top first: a played deal's 8 tricks
+    in the order played, each trick's cards in play order; an all-pass deal's four hands from the
+    forehand on, each in the order dealt."""
+    if deal.tricks:
+        return [card_of(c) for trick, _ in deal.tricks for _, c in trick]
+    return [c for k in range(1, 5) for c in deal.dealt[(deal.dealer + k) % 4]]
+
+
 def deal_from_pack(pack: list[int], dealer: int) -> list[list[int]]:
     """R2.3: from the top, 3 each from the forehand on, then 2 each, then 3 each."""
     hands: list[list[int]] = [[], [], [], []]

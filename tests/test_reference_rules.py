@@ -105,14 +105,15 @@ def play_against_reference(seed: int, options: frozenset[str], target: int, pass
     rm = ref.RefMatch(target=target, options=options)
     pot = 0
     steps = 0
+    r: ref.RefDeal | None = None
     while not m.is_over:
         d = m.current
         assert d is not None
-        r = ref.RefDeal(d.dealer, [list(h) for h in d.dealt], options, pot)
+        last, r = r, ref.RefDeal(d.dealer, [list(h) for h in d.dealt], options, pot)
         assert d.to_move == r.to_move
-        if "OPT-NO-SHUFFLE" in options and len(m.deals) > 1:
-            pack = gathered_pack(m.deals[-2])
-            assert sorted(pack) == list(range(32))
+        if "OPT-NO-SHUFFLE" in options and last is not None:
+            pack = ref.gathered_pack(last)
+            assert gathered_pack(m.deals[-2]) == pack and sorted(pack) == list(range(32))
             assert any(ref.deal_from_pack(pack[c:] + pack[:c], d.dealer) == [list(h) for h in d.dealt]
                        for c in range(2, 31)), "R2.2 OPT-NO-SHUFFLE: not the gathered pack cut"
         else:
