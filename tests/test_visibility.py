@@ -64,3 +64,28 @@ def test_replay_steps_are_every_position_and_a_seats_steps_hide_the_others_cards
                 own = set() if viewer is None else {CARD_NAMES[c] for c in d.dealt[viewer]}
                 assert "hands" not in s["view"]
                 assert cards_in(s) <= played | own, (viewer, k)
+
+
+def test_replay_steps_show_the_target_in_force_in_each_deal() -> None:
+    """R12.2 under OPT-CAPOT-EN: a valat that leaves a team at the target raises it (to the higher
+    score + 1) for the rest of the match; a replay's steps show each deal with the target it was
+    played to, as the seats saw it then, not the last one for every deal."""
+    from conftest import cards
+
+    from belot.contracts import AT, Rules
+    from belot.game import CALL_BASE
+
+    m = Match(Rules(("OPT-CAPOT-EN",)), target=5, first_dealer=3)
+    # seats 0 and 2 hold every J, 9, A and T: in all trumps they take all eight tricks (R8)
+    hands = [cards("JC 9C AC TC JD 9D AD TD"), cards("KC QC 8C 7C KD QD 8D 7D"),
+             cards("JH 9H AH TH JS 9S AS TS"), cards("KH QH 8H 7H KS QS 8S 7S")]
+    d = m.deal(hands, 3)
+    for call in (CALL_BASE + 1 + AT, CALL_BASE, CALL_BASE, CALL_BASE):
+        m.apply(call)
+    while not d.is_over:
+        m.apply(m.legal_actions()[0])
+    assert d.result is not None and d.result.valat == 0 and m.target == m.score[0] + 1 > 5
+    m.deal(hands[1:] + hands[:1])
+    steps = replay_steps(m)
+    assert {s["view"]["target"] for s in steps[0]} == {5}
+    assert {s["view"]["target"] for s in steps[1]} == {m.target}

@@ -201,12 +201,16 @@ def replay_steps(match: Match, viewer: Viewer = None, open_cards: bool = True) -
     """
     out = []
     score = (0, 0)
+    # the target each deal was played to: OPT-CAPOT-EN raises it after a valat (R12.2); a past view
+    # holds the target as its deal left it
+    targets = [match.start_target, *(v.target for v in match.view(0).past)] if match.deals else []
     for index, deal in enumerate(match.deals):
         trial = Deal(deal.dealer, deal.dealt, match.rules, deal.pot)
-        steps = [_step(trial, None, None, viewer, open_cards, index, score, match.target)]
+        target = targets[index]
+        steps = [_step(trial, None, None, viewer, open_cards, index, score, target)]
         for actor, action in zip(deal.actors, deal.actions):
             trial.apply(action)
-            steps.append(_step(trial, actor, action, viewer, open_cards, index, score, match.target))
+            steps.append(_step(trial, actor, action, viewer, open_cards, index, score, target))
         if deal.result is not None:
             score = (score[0] + deal.result.points[0], score[1] + deal.result.points[1])
         out.append(steps)
