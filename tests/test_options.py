@@ -261,6 +261,23 @@ def test_no_shuffle_deals_the_gathered_and_cut_pack():
     assert to_json(replay(to_json(m))) == to_json(m)
 
 
+def test_no_shuffle_refuses_to_gather_a_deal_recorded_with_five_cards_a_hand():
+    """OPT-NO-SHUFFLE (R2.2) after an all-pass deal that a record lists with the first five cards of
+    each hand (R2.3, docs/record-format.md): the order of the twelve cards never dealt is not in the
+    record, so the next pack cannot be gathered; going on is refused naming the rule, not an
+    IndexError (`belot play --resume` of such a record stopped with a traceback)."""
+    doc = {"format": "belot-record/1", "options": [NO_SHUFFLE], "deals": [
+        {"dealer": 0, "hands": [["7C", "8C", "9C", "TC", "JC"], ["QC", "KC", "AC", "7D", "8D"],
+                                ["9D", "TD", "JD", "QD", "KD"], ["AD", "7H", "8H", "9H", "TH"]],
+         "auction": ["pass"] * 4}]}
+    m = replay(doc)
+    assert m.results[-1].outcome == "redeal" and m.current is None
+    with pytest.raises(RuleError) as e:
+        m.next_hands(random.Random(1))
+    assert "(R2.2)" in str(e.value)
+    assert len(replay(dict(doc, options=[])).next_hands(random.Random(1))[0]) == 8  # shuffled afresh
+
+
 # -- whole games under random option sets --------------------------------------------------------
 
 OPTION_SETS = st.sets(st.sampled_from(sorted(SUPPORTED_OPTIONS))).filter(lambda s: not {CAPOT_NI, CAPOT_EN} <= s)

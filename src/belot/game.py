@@ -161,9 +161,13 @@ _DEALING = tuple(_dealing_order(dealer) for dealer in range(4))
 def gathered_pack(d: Deal) -> list[int]:
     """OPT-NO-SHUFFLE (R2.2): the last deal's cards gathered into a pack, top first: the tricks in
     the order played, each trick's cards in play order; after an all-pass deal, the four hands from
-    the forehand on, each in the order dealt."""
+    the forehand on, each in the order dealt.  RuleError for an all-pass deal a record lists with
+    five cards a hand (R2.3): where the twelve cards never dealt lay is not in it."""
     if d.trick_winners and len(d.trick_winners) == 8:
         return [a & 31 for a in d.actions if a < CALL_BASE]
+    if len(d.dealt[0]) < 8:
+        raise RuleError("the next pack cannot be gathered: the last deal holds only the first five cards of "
+                        "each hand, and the order of the twelve cards never dealt is unknown", "R2.2")
     return [c for k in range(4) for c in d.dealt[(d.dealer + 1 + k) & 3]]
 
 
