@@ -9,6 +9,7 @@ that already holds a bad name is served; the lobby is paged from an index.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import logging
 import os
@@ -443,6 +444,52 @@ def test_pings_of_a_client_that_reads_nothing_are_not_answered_into_memory(tmp_p
     finally:
         if sock is not None:
             sock.close()
+        server.terminate()
+        _out, err = server.communicate(timeout=30)
+    assert "Traceback" not in err, err
+
+
+def test_a_request_that_never_comes_whole_is_closed_after_ten_seconds(tmp_path: Path) -> None:
+    """Slowloris: a connection that sent its first byte was kept for ever, so one header line every
+    few seconds, or a body that never came whole, held it; the whole request is due in 10 s."""
+    import subprocess
+    import sys
+
+    import httpx
+
+    server = subprocess.Popen(
+        [sys.executable, "-m", "belot", "serve", "--host", "127.0.0.1", "--port", "0", "--db",
+         str(tmp_path / "belot.sqlite3"), "--bot-workers", "1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    slow: list[socket.socket] = []
+    try:
+        assert server.stdout is not None
+        url = server.stdout.readline().split()[2].rstrip("/")
+        host, port = url.removeprefix("http://").split(":")
+        starts = [b"GET /api/health HTTP/1.1\r\nHost: x\r\n",
+                  b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"]
+        for start in starts:
+            slow.append(socket.create_connection((host, int(port)), timeout=30))
+            slow[-1].sendall(start)
+        began = time.monotonic()
+        with httpx.Client(base_url=url, timeout=30) as http:
+            while time.monotonic() - began < 12:
+                for s in slow:
+                    with contextlib.suppress(OSError):
+                        s.sendall(b"X-Still: here\r\n" if s is slow[0] else b" ")
+                assert http.get("/api/health").json() == {"ok": True}  # everyone else is answered meanwhile
+                time.sleep(1)
+        for s in slow:
+            s.settimeout(10)
+            try:
+                answer = s.recv(100)
+            except ConnectionResetError:
+                answer = b""
+            assert answer == b"", answer  # closed, with no answer: the request never came
+    finally:
+        for s in slow:
+            s.close()
         server.terminate()
         _out, err = server.communicate(timeout=30)
     assert "Traceback" not in err, err

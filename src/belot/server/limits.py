@@ -158,7 +158,8 @@ class Quota:
 
 def guarded_http(base: type[asyncio.Protocol], per_address: int, idle: float) -> type[asyncio.Protocol]:
     """uvicorn's HTTP protocol ``base``, with at most ``per_address`` open connections per client
-    address and ``idle`` seconds for a new connection to send its request.
+    address and ``idle`` seconds for a connection to send a whole request (from its start, or from the
+    answer to its last request).
 
     uvicorn keeps a connection that never sends a byte forever, and counts no address: one client
     held 1,003 idle sockets and every other connection got an empty reply. A connection over the
@@ -200,6 +201,45 @@ def guarded_http(base: type[asyncio.Protocol], per_address: int, idle: float) ->
                     prune_at.pop(h, None)
             # The keep-alive timer, armed before the first request too (the first byte disarms it).
             self.timeout_keep_alive_task = self.loop.call_later(idle, self.timeout_keep_alive_handler)
+            self._expect_request()
+
+        # The whole request, head and body, is due within ``idle`` seconds of the connection, or of the
+        # answer to the one before: the first byte alone was, and a client that sent one more header
+        # line every few seconds (slowloris), or a body that never came whole, held its connection for ever.
+        _deadline: asyncio.TimerHandle | None = None
+        _awaited: object = None  # the request that was the connection's last when the deadline was set
+
+        def _expect_request(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+            self._awaited = self.cycle
+            self._deadline = self.loop.call_later(idle, self._too_slow)
+
+        def _too_slow(self) -> None:
+            self._deadline = None
+            if not self.transport.is_closing():
+                self.transport.close()
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self._deadline is None:
+                return
+            cycle = self.cycle
+            whole = cycle is not None and cycle is not self._awaited and not cycle.more_body
+            if whole or self.transport.is_closing() or self.transport.get_protocol() is not self:  # or a websocket now
+                self._deadline.cancel()
+                self._deadline = None
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if self.timeout_keep_alive_task is not None and not self.transport.is_closing():  # kept alive, idle
+                self._expect_request()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+            super().connection_lost(exc)
 
     Guarded.__name__ = Guarded.__qualname__ = f"Guarded{base.__name__}"
     return Guarded
