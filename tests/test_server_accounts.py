@@ -192,6 +192,27 @@ def test_guest_cannot_take_an_account_name(tmp_path: Path) -> None:
         assert r.status_code == 201
 
 
+def test_a_new_tables_seat_names_cannot_be_an_accounts_either(tmp_path: Path) -> None:
+    """``names`` gives a guest who takes a seat the name it sets: "Ivan" there let anyone play as
+    the account Ivan, in the lobby, the table and the record, past the check of ``name``."""
+    with make_client(tmp_path) as client:
+        register(client, "Ivan")
+        client.post("/api/logout")
+        before = client.get("/api/tables?all=1").json()["tables"]
+        for body in ({"seat": 0, "names": ["ivan", None, None, None]},
+                     {"seats": ["human", "human", "bot", "bot"], "names": [None, "IVAN", None, None]}):
+            r = client.post("/api/tables", json=body)
+            assert r.status_code == 409 and r.json()["error"]["code"] == "name_registered", r.text
+            assert "names[" in r.json()["error"]["message"]
+        assert client.get("/api/tables?all=1").json()["tables"] == before  # nothing created
+        register(client, "Elif")  # logged in: a name at the creator's own seat is the account's anyway
+        r = client.post("/api/tables", json={"seat": 0, "names": ["Ivan", None, None, None]})
+        assert r.status_code == 201 and r.json()["table"]["seats"][0]["name"] == "Elif", r.text
+        r = client.post("/api/tables", json={"seats": ["human", "human", "bot", "bot"], "seat": 0,
+                                             "names": [None, "Ivan", None, None]})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "name_registered", r.text
+
+
 def test_resume_from_another_browser(tmp_path: Path) -> None:
     with make_client(tmp_path) as client:
         register(client, "Ivan")

@@ -317,6 +317,15 @@ class Accounts:
                              "or choose another name", 409)
         return name
 
+    def check_preset_names(self, names: Sequence[str | None], own_seat: int | None) -> None:
+        """The names a new table gives its seats (``names``): a guest who takes such a seat plays under
+        it, so none may be an account's, as no ``name`` of a guest may (`seat_name`).  ``own_seat``:
+        the seat of a logged-in creator, whose name there is the account's whatever ``names`` says."""
+        for i, name in enumerate(names):
+            if name is not None and i != own_seat and self.by_name(name) is not None:
+                raise TableError("name_registered", f"names[{i}]: {name!r} is the name of an account; a guest "
+                                 "at that seat would play under it; choose another name", 409)
+
     def link(self, table_id: str, seat: int, account: Account | None) -> None:
         if account is None:
             return

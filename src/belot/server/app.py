@@ -235,6 +235,7 @@ def create_app(
     async def create_table(request: Request) -> dict[str, Any]:
         body = parse(CreateTable, await body_of(request))
         account = accounts.current(request)
+        accounts.check_preset_names(body.names or [], body.seat if account is not None else None)
         if body.seat is not None:
             body.name = accounts.seat_name(account, body.name)
         table, seat, token = lobby.create(body, address_of(request))
