@@ -158,6 +158,25 @@ def test_bot_only_table_plays_by_itself_and_spectators_watch(db_url: str) -> Non
         assert client.get(f"/api/tables/{table_id}/record").status_code == 200
 
 
+
+def test_a_finished_table_read_over_http_does_not_stay_in_memory(db_url: str) -> None:
+    """A finished table leaves memory when nobody watches it; a read of its page, state, record or
+    replay over HTTP kept it for good, so every replay ever viewed piled up in the server."""
+    with make_client(db_url) as client:
+        lobby = client.app.state.lobby  # type: ignore[attr-defined]
+        table_id = client.post("/api/tables", json={"seats": ["bot:random"] * 4, "target": 31}).json()["table"]["id"]
+        deadline = time.monotonic() + 60
+        while client.get(f"/api/tables/{table_id}").json()["table"]["status"] != "finished":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        for path in ("", "/state", "/record", "/replay", "/analysis"):
+            assert client.get(f"/api/tables/{table_id}{path}").status_code == 200, path
+            assert table_id not in lobby.tables, path
+        with client.websocket_connect(f"/api/tables/{table_id}/ws") as spec:  # still watched as ever
+            assert spec.receive_json()["table"]["status"] == "finished"
+        assert table_id not in lobby.tables
+
+
 # -- refusals leave everything as it was --------------------------------------------------------
 
 

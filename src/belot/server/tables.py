@@ -393,7 +393,9 @@ class Lobby:
                 stored = self.storage.load(table_id)  # read after the claim: every write of the last owner is in
             if stored is not None:
                 table = self._restore(stored)
-                if table is not None:
+                # A finished table is kept only while watched (`Table._evict_if_done`): one read over
+                # HTTP (its page, its replay) kept it for good, and every replay ever viewed piled up.
+                if table is not None and table.status != FINISHED:
                     self.tables[table_id] = table
         return table
 
