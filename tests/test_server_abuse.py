@@ -519,6 +519,27 @@ def test_tables_per_minute_and_waiting_tables_per_address_are_limited(tmp_path: 
         assert client.get("/api/tables").status_code == 200
 
 
+def test_tables_joined_at_once_and_left_count_as_waiting(tmp_path: Path, no_tracebacks: None) -> None:
+    """A table whose creator took its one human seat starts at once, and leaving the seat puts it in
+    the lobby: it waits for a player, but was never counted, so one address filled the lobby."""
+    with make_client(tmp_path, bot_delay=3600.0, limits=Limits(waiting_per_address=2)) as client:
+        for _ in range(2):
+            r = client.post("/api/tables", json={"seat": 0})
+            table_id, token = r.json()["table"]["id"], r.json()["token"]
+            assert client.post(f"/api/tables/{table_id}/leave", json={"token": token}).status_code == 200
+        assert len(client.get("/api/tables").json()["tables"]) == 2
+        before = db_rows(tmp_path)
+        for body in ({"seat": 0}, {}):
+            r = client.post("/api/tables", json=body)
+            assert "waiting for players" in error_of(r, 429, "too_many_tables")
+            assert r.json()["error"]["detail"] == {"reason": "waiting", "limit": 2}
+        assert db_rows(tmp_path) == before
+        assert len(client.get("/api/tables").json()["tables"]) == 2
+        # someone takes one of them: the address may create again
+        client.post(f"/api/tables/{table_id}/join", json={"name": "Ayşe"})
+        assert client.post("/api/tables", json={"seat": 0}).status_code == 201
+
+
 def test_bot_only_tables_are_capped_server_wide(tmp_path: Path, no_tracebacks: None) -> None:
     with make_client(tmp_path, bot_delay=30.0, limits=Limits(bot_tables=2)) as client:
         for _ in range(2):

@@ -325,7 +325,7 @@ class Lobby:
         # With several workers on one database (`workers.Worker`): this worker's id.  Then a table
         # in play is kept here only while this worker holds its lease (`Storage.claim`).
         self.worker: str | None = None
-        self._waiting_by: dict[str, set[str]] = {}  # client address -> tables it created, maybe waiting
+        self._waiting_by: dict[str, set[str]] = {}  # client address -> tables with human seats it created
         self.on_finished: list[Callable[[Table], None]] = []  # called when a match ends (accounts' ratings)
 
     def create(self, request: CreateTable, address: str = "", rematch_of: str | None = None,
@@ -338,8 +338,8 @@ class Lobby:
         free = settings.seats.count(HUMAN) - (request.seat is not None)
         if HUMAN not in settings.seats:
             self._check_bot_tables()
-        elif free > 0:  # it will wait for players
-            self._check_waiting(address)
+        else:  # it may wait for players, now or once its creator leaves the seat
+            self._check_waiting(address, starts=free == 0)
         self.quota.create_table(address)
         seed = secrets.randbits(62)
         match = new_match(settings.target, seed, settings.rules())
@@ -354,7 +354,7 @@ class Lobby:
         for s, until in kept.items():
             table.seats[s].kept_until = until
         self.tables[table_id] = table
-        if free > 0:
+        if HUMAN in settings.seats:
             self._waiting_by.setdefault(address, set()).add(table_id)
         seat, token = request.seat, None
         if seat is not None:
@@ -370,16 +370,23 @@ class Lobby:
                              "server runs at once; try again when one ends, or seat a person", 429,
                              detail={"limit": self.limits.bot_tables})
 
-    def _check_waiting(self, address: str) -> None:
+    def _check_waiting(self, address: str, starts: bool = False) -> None:
+        """At most `Limits.waiting_per_address` tables of ``address`` wait for players.  A table in play
+        whose player left waits too: joined at once and left again, tables were never counted, and one
+        address filled the lobby.  ``starts``: the new table starts at once (it does not wait), so
+        only those count against it."""
         mine = self._waiting_by.get(address, set())
         for table_id in list(mine):
             t = self.tables.get(table_id)
-            if t is None or t.status != WAITING:
+            if t is None or t.status == FINISHED:
                 mine.discard(table_id)
         if not mine:
             self._waiting_by.pop(address, None)
-        elif len(mine) >= self.limits.waiting_per_address:
-            raise TableError("too_many_tables", f"your address has {len(mine)} tables waiting for players (at most "
+            return
+        waiting = sum(1 for table_id in mine if self.tables[table_id].seats.has_free_human_seat()
+                      and (not starts or self.tables[table_id].status == PLAYING))
+        if waiting >= self.limits.waiting_per_address:
+            raise TableError("too_many_tables", f"your address has {waiting} tables waiting for players (at most "
                              f"{self.limits.waiting_per_address}); play or leave one first", 429,
                              detail={"reason": "waiting", "limit": self.limits.waiting_per_address})
 
