@@ -40,7 +40,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--rematch-hold", type=_seconds, default=120.0, metavar="SECONDS",
                    help="seconds a rematch keeps each seat for its player of the finished match (default 120)")
     p.add_argument("--bot-delay", type=_seconds, default=0.5,
-                   help="seconds a bot waits before acting (default 0.5)")
+                   help="seconds a bot seat takes at least to act, its thinking included, so a forced "
+                        "card comes no sooner than a chosen one (default 0.5)")
     p.add_argument("--bots", type=_bots, default="local", metavar="local|ray[=ADDRESS]",
                    help="where bots decide: processes of this server (local, the default), or tasks on a Ray "
                         "cluster (ray: this machine's; ray=HOST:PORT: its head); with no cluster, local")

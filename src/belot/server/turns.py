@@ -66,15 +66,22 @@ class Turns:
         seq, s, bot = key
         loop = asyncio.get_running_loop()
         if bot:
-            self._pending = loop.create_task(self._bot_turn(s, seq, self.bot_delay))
+            self._pending = loop.create_task(self._bot_turn(s, seq, self.bot_delay, think_first=True))
         else:
             # On expiry the seat's substitute bot makes this one action (unless it is cancelled).
             assert t.settings.turn_timer is not None
             self.deadline = time.monotonic() + t.settings.turn_timer
-            self._pending = loop.create_task(self._bot_turn(s, seq, t.settings.turn_timer))
+            self._pending = loop.create_task(self._bot_turn(s, seq, t.settings.turn_timer, think_first=False))
 
-    async def _bot_turn(self, s: int, seq: int, delay: float) -> None:
-        await asyncio.sleep(delay)
+    async def _bot_turn(self, s: int, seq: int, delay: float, think_first: bool) -> None:
+        """The bot of seat ``s`` acts, ``delay`` seconds from now at the earliest.  A bot seat's bot
+        (``think_first``) thinks during the delay: it answers after the delay or its thinking,
+        whichever is longer, so how long it took tells nobody that it had one card it could play (a
+        forced card came after the delay, a chosen one after the delay and the thinking).  A
+        substitute bot thinks only once the turn timer has run out: the person may still act."""
+        start = time.monotonic()
+        if not think_first:
+            await asyncio.sleep(delay)
         t = self.table
         if t.seq != seq or t.status != PLAYING:
             return
@@ -88,6 +95,8 @@ class Turns:
         except Exception:  # a faulty bot must not stop the table: fall back to the first legal action
             log.exception("table %s: bot %s failed on seat %d", t.id, name, s)
             action = view.legal_actions[0]
+        if think_first and (rest := delay - (time.monotonic() - start)) > 0:
+            await asyncio.sleep(rest)
         if t.seq != seq or t.status != PLAYING:
             return  # the state moved on while the bot thought
         try:

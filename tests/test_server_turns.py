@@ -1,0 +1,65 @@
+"""When a bot seat acts: never before the table's bot delay, and its thinking inside that delay, so
+the time a bot takes does not tell a forced card (the only one it could play) from a chosen one."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("httpx")
+from starlette.testclient import TestClient
+
+from belot.server.app import create_app
+
+DELAY = 0.8
+
+
+class SlowBots:
+    """Every bot thinks ``think`` seconds, then takes its first legal action."""
+
+    workers = 0
+    overruns = 0
+
+    def __init__(self, think: float) -> None:
+        self.think = think
+
+    async def decide(self, name, view, *, seed, urgent, label=""):  # type: ignore[no-untyped-def]
+        await asyncio.sleep(self.think)
+        return view.legal_actions[0], name
+
+    def pending(self) -> int:
+        return 0
+
+    def start(self) -> None:
+        return None
+
+    async def aclose(self) -> None:
+        return None
+
+    def close(self, wait: bool = False) -> None:
+        return None
+
+
+def _seconds_for(tmp_path: Path, think: float, actions: int) -> float:
+    """Seconds a table of four bots takes for its first ``actions`` actions."""
+    app = create_app(f"sqlite:///{tmp_path / f'{think}.sqlite3'}", bot_delay=DELAY, bots=SlowBots(think))  # type: ignore[arg-type]
+    with TestClient(app) as client:
+        start = time.monotonic()
+        table = client.post("/api/tables", json={"seats": ["bot:random"] * 4, "target": 31}).json()["table"]["id"]
+        while (seq := client.get(f"/api/tables/{table}/state").json()["seq"]) < actions:
+            assert time.monotonic() - start < 30, seq
+            time.sleep(0.02)
+        return time.monotonic() - start
+
+
+def test_a_bots_thinking_is_inside_the_delay_and_a_forced_card_waits_as_long(tmp_path: Path) -> None:
+    """Three actions of bots that think 0.6 s with a 0.8 s delay take about 2.4 s, not 4.2 s (thinking
+    after the delay); bots that answer at once take as long: nobody can tell the two apart."""
+    thinking = _seconds_for(tmp_path, 0.6, 3)
+    at_once = _seconds_for(tmp_path, 0.0, 3)
+    assert 3 * DELAY <= thinking < 3 * DELAY + 1.2, thinking
+    assert 3 * DELAY <= at_once < 3 * DELAY + 1.2, at_once
+    assert abs(thinking - at_once) < 0.8, (thinking, at_once)
