@@ -23,6 +23,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from belot.game import NUM_ACTIONS
 from belot.record import replay, results
+from belot.server import tables as tables_mod
 from belot.server.app import create_app
 from belot.server.protocol import ProtocolError, action_from_json, action_to_json, rounding_to_json
 from belot.server.storage import Storage
@@ -158,23 +159,28 @@ def test_bot_only_table_plays_by_itself_and_spectators_watch(db_url: str) -> Non
         assert client.get(f"/api/tables/{table_id}/record").status_code == 200
 
 
-
-def test_a_finished_table_read_over_http_does_not_stay_in_memory(db_url: str) -> None:
+def test_a_finished_table_read_over_http_does_not_stay_in_memory(
+        db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A finished table leaves memory when nobody watches it; a read of its page, state, record or
-    replay over HTTP kept it for good, so every replay ever viewed piled up in the server."""
+    replay over HTTP kept it for good, so every replay ever viewed piled up in the server.  Only the
+    few read last are kept (`tables.FINISHED_KEPT`)."""
+    monkeypatch.setattr(tables_mod, "FINISHED_KEPT", 1)
     with make_client(db_url) as client:
         lobby = client.app.state.lobby  # type: ignore[attr-defined]
-        table_id = client.post("/api/tables", json={"seats": ["bot:random"] * 4, "target": 31}).json()["table"]["id"]
+        ids = [client.post("/api/tables", json={"seats": ["bot:random"] * 4, "target": 31}).json()["table"]["id"]
+               for _ in range(2)]
         deadline = time.monotonic() + 60
-        while client.get(f"/api/tables/{table_id}").json()["table"]["status"] != "finished":
+        while any(client.get(f"/api/tables/{t}").json()["table"]["status"] != "finished" for t in ids):
             assert time.monotonic() < deadline
             time.sleep(0.05)
-        for path in ("", "/state", "/record", "/replay", "/analysis"):
-            assert client.get(f"/api/tables/{table_id}{path}").status_code == 200, path
-            assert table_id not in lobby.tables, path
-        with client.websocket_connect(f"/api/tables/{table_id}/ws") as spec:  # still watched as ever
-            assert spec.receive_json()["table"]["status"] == "finished"
-        assert table_id not in lobby.tables
+        for table_id in ids:
+            for path in ("", "/state", "/record", "/replay", "/analysis"):
+                assert client.get(f"/api/tables/{table_id}{path}").status_code == 200, path
+                assert table_id not in lobby.tables, path
+            with client.websocket_connect(f"/api/tables/{table_id}/ws") as spec:  # still watched as ever
+                assert spec.receive_json()["table"]["status"] == "finished"
+            assert table_id not in lobby.tables
+        assert list(lobby._finished) == ids[1:]  # the one read last
 
 
 # -- refusals leave everything as it was --------------------------------------------------------

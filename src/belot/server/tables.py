@@ -15,6 +15,7 @@ import json
 import logging
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Collection
 from typing import Any
 
@@ -39,6 +40,8 @@ from .storage import LeaseLost, Storage, StoredTable
 from .turns import Turns
 
 log = logging.getLogger("belot.server")
+
+FINISHED_KEPT = 64  # finished tables kept in memory after a read (at most about 1 MB each: 10,000 points)
 
 
 class Table:
@@ -322,6 +325,9 @@ class Lobby:
         self.limits = limits or Limits()
         self.quota = Quota(self.limits)
         self.tables: dict[str, Table] = {}
+        # The finished tables read lately, the oldest first (`get`): a few, so that a page polled
+        # again is not replayed from storage each time, and not every replay ever viewed.
+        self._finished: OrderedDict[str, Table] = OrderedDict()
         # With several workers on one database (`workers.Worker`): this worker's id.  Then a table
         # in play is kept here only while this worker holds its lease (`Storage.claim`).
         self.worker: str | None = None
@@ -392,6 +398,9 @@ class Lobby:
 
     def get(self, table_id: str) -> Table | None:
         table = self.tables.get(table_id)
+        if table is None and table_id in self._finished:
+            self._finished.move_to_end(table_id)
+            return self._finished[table_id]
         if table is None and isinstance(table_id, str) and len(table_id) <= 32:
             stored = self.storage.load(table_id)
             if stored is not None and self.worker is not None and stored.status != FINISHED:
@@ -400,10 +409,15 @@ class Lobby:
                 stored = self.storage.load(table_id)  # read after the claim: every write of the last owner is in
             if stored is not None:
                 table = self._restore(stored)
-                # A finished table is kept only while watched (`Table._evict_if_done`): one read over
-                # HTTP (its page, its replay) kept it for good, and every replay ever viewed piled up.
+                # A finished table is kept only while watched (`Table._evict_if_done`), and among the
+                # few read lately: one read over HTTP (its page, its replay) kept it for good, and
+                # every replay ever viewed piled up.
                 if table is not None and table.status != FINISHED:
                     self.tables[table_id] = table
+                elif table is not None:
+                    self._finished[table_id] = table
+                    if len(self._finished) > FINISHED_KEPT:
+                        self._finished.popitem(last=False)
         return table
 
     def peek(self, table_id: str) -> Table | None:
