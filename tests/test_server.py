@@ -183,6 +183,39 @@ def test_a_finished_table_read_over_http_does_not_stay_in_memory(
         assert list(lobby._finished) == ids[1:]  # the one read last
 
 
+
+def test_a_long_replay_does_not_hold_up_other_requests(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The replay of a 10,000-point match takes most of a second to build: on the event loop, a client
+    asking for it again and again kept every other request and table waiting.  A replay made slow
+    here (2 s) is built while the server answers others."""
+    import threading
+
+    from belot.server import app as app_mod
+
+    build = app_mod.replay_steps
+
+    def slow(match: Any) -> Any:
+        time.sleep(2)
+        return build(match)
+
+    monkeypatch.setattr(app_mod, "replay_steps", slow)
+    with make_client(tmp_path) as client:
+        table_id = client.post("/api/tables", json={"seats": ["bot:random"] * 4, "target": 31}).json()["table"]["id"]
+        deadline = time.monotonic() + 60
+        while client.get(f"/api/tables/{table_id}").json()["table"]["status"] != "finished":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        answers: list[Any] = []
+        asking = threading.Thread(target=lambda: answers.append(client.get(f"/api/tables/{table_id}/replay")))
+        asking.start()
+        time.sleep(0.3)
+        began = time.monotonic()
+        assert client.get("/api/health").json() == {"ok": True}
+        waited = time.monotonic() - began
+        asking.join()
+        assert waited < 1.0, f"a request waited {waited:.1f} s for a replay"
+        assert answers[0].status_code == 200 and answers[0].json()["steps"], answers[0].text[:200]
+
 # -- refusals leave everything as it was --------------------------------------------------------
 
 

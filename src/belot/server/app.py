@@ -16,6 +16,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import anyio
+import anyio.to_thread
 from fastapi import FastAPI, Query, Request, WebSocket
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
@@ -306,23 +308,17 @@ def create_app(
     async def get_record(table_id: str) -> dict[str, Any]:
         return table_or_404(table_id).record()
 
+    # A long match's replay takes most of a second to build (10,000 points: 200 deals, 10 MB of
+    # positions): built on the event loop, it held up every table and request meanwhile, and a client
+    # asking for it again and again stalled the server.  It is built and encoded in a thread, two at once.
+    replay_threads = anyio.CapacityLimiter(2)
+
     @app.get("/api/tables/{table_id}/replay")
-    async def get_replay(table_id: str) -> dict[str, Any]:
+    async def get_replay(table_id: str) -> Response:
         table = table_or_404(table_id)
-        doc = table.record()
-        try:
-            res = results(table.match)
-        except RecordError as e:  # cannot happen for a match the server played; never a 500 if it does
-            raise TableError("in_progress", str(e)) from None
-        for item, r in zip(res["deals"], table.match.results):
-            # the summary's declarations (each with whether it counted, R7.6) and R10 row, as in play:
-            # the live summary's own function, under the table's rules
-            live = result_json(r, table.match.rules)
-            item["declared"], item["declared_detail"] = live["declared"], live["declared_detail"]
-            rounding = rounding_to_json(r)
-            if rounding is not None:
-                item["rounding"] = rounding
-        return {"table": table.info(), "record": doc, "results": res, "steps": replay_steps(table.match)}
+        table.record()  # 409 in_progress before the end: the replay holds every hand
+        body = await anyio.to_thread.run_sync(_replay_json, table, limiter=replay_threads)
+        return Response(body, media_type="application/json")
 
     # Issue 22: the analysis of a finished game, computed once in the background (analysis_jobs).
 
@@ -401,6 +397,25 @@ def create_app(
                 await sender
 
     return app
+
+
+def _replay_json(table: Table) -> bytes:
+    """The ``replay`` answer of a finished table, encoded (docs/protocol.md)."""
+    doc = table.record()
+    try:
+        res = results(table.match)
+    except RecordError as e:  # cannot happen for a match the server played; never a 500 if it does
+        raise TableError("in_progress", str(e)) from None
+    for item, r in zip(res["deals"], table.match.results):
+        # the summary's declarations (each with whether it counted, R7.6) and R10 row, as in play:
+        # the live summary's own function, under the table's rules
+        live = result_json(r, table.match.rules)
+        item["declared"], item["declared_detail"] = live["declared"], live["declared_detail"]
+        rounding = rounding_to_json(r)
+        if rounding is not None:
+            item["rounding"] = rounding
+    out = {"table": table.info(), "record": doc, "results": res, "steps": replay_steps(table.match)}
+    return json.dumps(out, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
 
 
 class _LenientStaticFiles(StaticFiles):
