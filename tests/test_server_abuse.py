@@ -331,6 +331,19 @@ def test_the_pages_own_requests_and_programs_are_served(tmp_path: Path, headers:
                            headers=headers).status_code in (200, 201)
 
 
+
+def test_an_unknown_route_or_method_is_named_in_its_error(tmp_path: Path, no_tracebacks: None) -> None:
+    """"Not Found" and "Method Not Allowed" said neither the path nor the method a client got wrong."""
+    with make_client(tmp_path) as client:
+        message = error_of(client.get("/api/tablez"), 404, "no_route")
+        assert "'/api/tablez'" in message, message
+        message = error_of(client.get("/api/" + "x" * 5000), 404, "no_route")
+        assert len(message) < 200, message
+        message = error_of(client.delete("/api/tables"), 405, "bad_method")
+        assert "'DELETE'" in message and "'/api/tables'" in message, message
+        message = error_of(client.put("/api/health"), 405, "bad_method")
+        assert "'PUT'" in message and "it takes GET" in message, message
+
 # -- 3. connections -----------------------------------------------------------------------------
 
 def test_websockets_per_address_are_limited_with_a_clear_close(tmp_path: Path, no_tracebacks: None) -> None:

@@ -29,7 +29,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from .. import i18n
 from ..bots import bot_names
-from ..errors import RecordError
+from ..errors import RecordError, shown
 from ..record import results
 from ..visibility import replay_steps, result_json
 from . import limits as limits_mod
@@ -140,7 +140,14 @@ def create_app(
                 return index(404)  # the page says "no such page" in the reader's language, not {"detail": ...}
             return await http_exception_handler(request, e)
         code = {404: "no_route", 405: "bad_method"}.get(e.status_code, "bad_request")
-        return JSONResponse({"error": {"code": code, "message": str(e.detail), "rule": None, "detail": {}}},
+        # Say which path or method was wrong ("Not Found" named neither), and what the route takes.
+        message = str(e.detail)
+        if e.status_code == 404:
+            message = f"there is no API route {shown(path)} (docs/protocol.md lists them)"
+        elif e.status_code == 405:
+            allowed = next((v for k, v in (e.headers or {}).items() if k.lower() == "allow"), None)
+            message = f"{shown(request.method)} is not a method of {shown(path)}" + (f"; it takes {allowed}" if allowed else "")
+        return JSONResponse({"error": {"code": code, "message": message, "rule": None, "detail": {}}},
                             status_code=e.status_code, headers=e.headers)
 
     @app.exception_handler(RequestValidationError)
