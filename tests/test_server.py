@@ -216,6 +216,22 @@ def test_a_long_replay_does_not_hold_up_other_requests(tmp_path: Path, monkeypat
         assert waited < 1.0, f"a request waited {waited:.1f} s for a replay"
         assert answers[0].status_code == 200 and answers[0].json()["steps"], answers[0].text[:200]
 
+
+def test_a_table_id_with_a_nul_is_no_table_on_either_database(db_url: str) -> None:
+    """PostgreSQL's text holds no NUL: asked about the table "a\\0b", the database raised and every
+    route of a table answered 500 (the lobby's cursor too).  It is no table, on SQLite as well."""
+    with make_client(db_url) as client:
+        for method, path in [("GET", ""), ("GET", "/state"), ("GET", "/record"), ("GET", "/replay"),
+                             ("POST", "/join"), ("POST", "/leave"), ("POST", "/action"), ("POST", "/rematch"),
+                             ("POST", "/analysis"), ("GET", "/analysis")]:
+            r = client.request(method, f"/api/tables/a%00b{path}", json={} if method == "POST" else None)
+            assert r.status_code == 404 and r.json()["error"]["code"] == "no_table", (path, r.text)
+        r = client.get("/api/tables", params={"before": "1.5:a\x00b"})
+        assert r.status_code == 400 and r.json()["error"]["detail"]["field"] == "query.before", r.text
+        with client.websocket_connect("/api/tables/a%00b/ws") as ws:
+            assert ws.receive_json()["code"] == "no_table"
+        assert client.get("/api/health").json() == {"ok": True}
+
 # -- refusals leave everything as it was --------------------------------------------------------
 
 

@@ -456,7 +456,7 @@ def _cursor(before: str | None) -> tuple[float, str] | None:
         when = float(created)
     except ValueError:
         when = math.nan
-    if not math.isfinite(when) or not table_id or len(table_id) > 32:
+    if not math.isfinite(when) or not table_id or len(table_id) > 32 or "\x00" in table_id:
         raise TableError("bad_request", "before: not a cursor of this lobby (use the previous page's next)", 400,
                          detail={"field": "query.before", "reason": "invalid"})
     return when, table_id

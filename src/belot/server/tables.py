@@ -401,7 +401,8 @@ class Lobby:
         if table is None and table_id in self._finished:
             self._finished.move_to_end(table_id)
             return self._finished[table_id]
-        if table is None and isinstance(table_id, str) and len(table_id) <= 32:
+        # No id holds a NUL, which PostgreSQL's text cannot: asked about one, the database failed (a 500).
+        if table is None and isinstance(table_id, str) and len(table_id) <= 32 and "\x00" not in table_id:
             stored = self.storage.load(table_id)
             if stored is not None and self.worker is not None and stored.status != FINISHED:
                 if not self.storage.claim(table_id, self.worker):

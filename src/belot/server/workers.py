@@ -31,7 +31,7 @@ from .tables import Lobby
 log = logging.getLogger("belot.server")
 
 HEARTBEAT = 1.5  # seconds between lease renewals and sweeps for orphaned tables
-TABLE_PATH = re.compile(r"^/api/tables/([^/]{1,32})/")
+TABLE_PATH = re.compile(r"^/api/tables/([^/\x00]{1,32})/")  # no id holds a NUL (PostgreSQL text cannot)
 FORWARDED = b"x-belot-forwarded"
 
 
