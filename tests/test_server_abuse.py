@@ -507,6 +507,47 @@ def test_a_request_that_never_comes_whole_is_closed_after_ten_seconds(tmp_path: 
         _out, err = server.communicate(timeout=30)
     assert "Traceback" not in err, err
 
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads a process's memory in /proc")
+def test_a_request_head_over_64_kib_is_refused_and_not_kept(tmp_path: Path) -> None:
+    """uvicorn's httptools protocol kept every header line of a request however many came: four
+    connections sending small headers for 10 s grew the server to 4.7 GB.  Past 64 KiB of request
+    line and headers the answer is 431 ``too_large``, and the connection closes."""
+    import subprocess
+    import sys
+
+    import httpx
+
+    server = subprocess.Popen(
+        [sys.executable, "-m", "belot", "serve", "--host", "127.0.0.1", "--port", "0", "--db",
+         str(tmp_path / "belot.sqlite3"), "--bot-workers", "1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        assert server.stdout is not None
+        url = server.stdout.readline().split()[2].rstrip("/")
+        host, port = url.removeprefix("http://").split(":")
+        before = _rss_mib(server.pid)
+        with socket.create_connection((host, int(port)), timeout=30) as s:
+            s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
+            with contextlib.suppress(OSError):  # the server closes its side once it has answered
+                for _ in range(100):
+                    s.sendall(b"X-h: v\r\n" * 100_000)  # 80 MB of header lines in all
+            answer = s.recv(4096).decode()
+        assert answer.startswith("HTTP/1.1 431 "), answer[:200]
+        error = json.loads(answer.split("\r\n\r\n", 1)[1])["error"]
+        assert error["code"] == "too_large" and error["detail"] == {"limit": 65536}, error
+        grown = _rss_mib(server.pid) - before
+        assert grown < 40, f"the server grew by {grown} MiB for one request's headers"
+        with httpx.Client(base_url=url, timeout=30) as http:  # a large but normal head is served
+            assert http.get("/api/health", headers={"cookie": "x=" + "a" * 30_000}).status_code == 200
+            r = http.post("/api/tables", content='{"seat": 0}' + " " * 60_000, headers={"content-type": "application/json"})
+            assert r.status_code == 201, r.text
+    finally:
+        server.terminate()
+        _out, err = server.communicate(timeout=30)
+    assert "Traceback" not in err, err
+
 # -- 4. tables ----------------------------------------------------------------------------------
 
 def test_tables_per_minute_and_waiting_tables_per_address_are_limited(tmp_path: Path, no_tracebacks: None) -> None:
