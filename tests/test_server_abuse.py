@@ -594,6 +594,38 @@ def test_tables_joined_at_once_and_left_count_as_waiting(tmp_path: Path, no_trac
         assert client.post("/api/tables", json={"seat": 0}).status_code == 201
 
 
+@pytest.mark.parametrize("trusted", [False, True])
+def test_a_clients_own_x_forwarded_for_is_not_its_address(tmp_path: Path, trusted: bool) -> None:
+    """uvicorn trusted X-Forwarded-For from 127.0.0.1, where a proxy on the same host connects from:
+    behind one that does not set the header itself, a client named any address it liked, and every
+    per-address limit (tables a minute here) was its own.  Only the proxies named in uvicorn's
+    FORWARDED_ALLOW_IPS are trusted."""
+    import os
+    import subprocess
+    import sys
+
+    import httpx
+
+    env = {k: v for k, v in os.environ.items() if k != "FORWARDED_ALLOW_IPS"}
+    if trusted:
+        env["FORWARDED_ALLOW_IPS"] = "127.0.0.1"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "belot", "serve", "--host", "127.0.0.1", "--port", "0", "--db",
+         str(tmp_path / "belot.sqlite3"), "--bot-workers", "1", "--tables-per-minute", "3"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )
+    try:
+        assert server.stdout is not None
+        url = server.stdout.readline().split()[2].rstrip("/")
+        with httpx.Client(base_url=url, timeout=30) as http:
+            codes = [http.post("/api/tables", json={"seat": 0}, headers={"x-forwarded-for": f"10.0.0.{i}"}).status_code
+                     for i in range(5)]
+        assert codes == ([201] * 5 if trusted else [201, 201, 201, 429, 429]), codes
+    finally:
+        server.terminate()
+        server.communicate(timeout=30)
+
+
 def test_bot_only_tables_are_capped_server_wide(tmp_path: Path, no_tracebacks: None) -> None:
     with make_client(tmp_path, bot_delay=30.0, limits=Limits(bot_tables=2)) as client:
         for _ in range(2):

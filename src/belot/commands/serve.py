@@ -198,7 +198,12 @@ def run(args: argparse.Namespace) -> int:
     http = guarded_http(AutoHTTPProtocol, per_address=2 * limits.ws_per_address, idle=10.0)
     config = uvicorn.Config(app, log_level=args.log_level, ws_ping_interval=20, ws_ping_timeout=20,
                             ws_max_size=65536, limit_concurrency=limits.ws_total + 512, timeout_keep_alive=5,
-                            http=http, ws=guarded_websockets(AutoWebSocketsProtocol) or "auto")
+                            http=http, ws=guarded_websockets(AutoWebSocketsProtocol) or "auto",
+                            # A client's X-Forwarded-For is trusted only from the proxies named in uvicorn's
+                            # FORWARDED_ALLOW_IPS: uvicorn trusted 127.0.0.1 by default, so behind a proxy on
+                            # the same host that does not set the header itself, any client named any address
+                            # and every per-address limit was its own.
+                            forwarded_allow_ips=os.environ.get("FORWARDED_ALLOW_IPS") or [])
     server = uvicorn.Server(config)
     role = f", worker {worker.id}" if worker is not None else ""
     print(f"belot serve: http://{host}:{port}/  (database {_shown(db)}{role})", flush=True)
