@@ -548,6 +548,36 @@ def test_a_request_head_over_64_kib_is_refused_and_not_kept(tmp_path: Path) -> N
         _out, err = server.communicate(timeout=30)
     assert "Traceback" not in err, err
 
+
+def test_the_log_of_every_request_holds_no_seat_token(tmp_path: Path) -> None:
+    """With ``--log-level info`` (every request logged), ``/ws?token=...`` and ``/state?token=...``
+    put the seat's secret in the log: whoever read it could play that seat."""
+    import subprocess
+    import sys
+
+    import httpx
+    from websockets.sync.client import connect
+
+    server = subprocess.Popen(
+        [sys.executable, "-m", "belot", "serve", "--host", "127.0.0.1", "--port", "0", "--db",
+         str(tmp_path / "belot.sqlite3"), "--bot-workers", "1", "--log-level", "info"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        assert server.stdout is not None
+        url = server.stdout.readline().split()[2].rstrip("/")
+        with httpx.Client(base_url=url, timeout=30) as http:
+            r = http.post("/api/tables", json={"seat": 0})
+            table_id, token = r.json()["table"]["id"], r.json()["token"]
+            assert http.get(f"/api/tables/{table_id}/state", params={"token": token}).status_code == 200
+        with connect(f"{url.replace('http', 'ws')}/api/tables/{table_id}/ws?token={token}") as ws:
+            assert json.loads(ws.recv())["you"]["seat"] == 0
+    finally:
+        server.terminate()
+        out, err = server.communicate(timeout=30)
+    assert f"/api/tables/{table_id}/state?token=..." in out + err  # the request is logged, its token not
+    assert token not in out + err
+
 # -- 4. tables ----------------------------------------------------------------------------------
 
 def test_tables_per_minute_and_waiting_tables_per_address_are_limited(tmp_path: Path, no_tracebacks: None) -> None:

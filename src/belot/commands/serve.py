@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from ..server.limits import Limits
 from ._argtypes import count, jobs, seconds, whole, worker_processes
 from ._fail import cannot, fail
+
+if TYPE_CHECKING:
+    import logging
 
 PROG = "belot serve"
 
@@ -204,6 +208,8 @@ def run(args: argparse.Namespace) -> int:
                             # the same host that does not set the header itself, any client named any address
                             # and every per-address limit was its own.
                             forwarded_allow_ips=os.environ.get("FORWARDED_ALLOW_IPS") or [])
+    for name in ("uvicorn.access", "uvicorn.error"):  # after the Config, which sets up uvicorn's logging
+        logging.getLogger(name).addFilter(_hide_tokens)
     server = uvicorn.Server(config)
     role = f", worker {worker.id}" if worker is not None else ""
     print(f"belot serve: http://{host}:{port}/  (database {_shown(db)}{role})", flush=True)
@@ -214,6 +220,17 @@ def run(args: argparse.Namespace) -> int:
         if owner is not None:
             owner.release()
     return 0
+
+
+def _hide_tokens(record: logging.LogRecord) -> bool:
+    """A logged request (``--log-level info``) without the seat's token of its query string: the log
+    held ``/ws?token=...`` and ``/state?token=...``, and whoever read it could play that seat."""
+    import re
+
+    if isinstance(record.args, tuple):
+        record.args = tuple(re.sub(r"(?<=[?&]token=)[^&\s\"]+", "...", a) if isinstance(a, str) else a
+                            for a in record.args)
+    return True
 
 
 def _shown(db: str) -> str:
