@@ -289,6 +289,35 @@ def test_every_worker_lists_every_table_and_forwards_to_its_owner() -> None:
             p.wait(timeout=10)
 
 
+def test_a_huge_body_for_another_workers_table_is_refused_not_held() -> None:
+    """A request for a table another worker owns is forwarded with its body, which was read whole
+    first, however large (and copied again at every chunk): 48 MB sent to the worker that does not own
+    the table were held there.  Past the body limit the answer is 413 ``too_large`` at once."""
+    db = pg.cluster().new_database()
+    workers = [start_server(db, "--worker") for _ in range(2)]
+    try:
+        (_, a), (forwarder, b) = workers
+        with httpx.Client(timeout=30) as http:
+            tid = http.post(f"{a}/api/tables", json={"seats": ["human", "bot", "human", "bot"]}).json()["table"]["id"]
+            status = Path(f"/proc/{forwarder.pid}/status")
+            rss = lambda: int(next(x for x in status.read_text().splitlines() if x.startswith("VmRSS")).split()[1])  # noqa: E731
+            before = rss()
+
+            def chunks() -> Any:
+                for _ in range(48):
+                    yield b" " * (1 << 20)
+
+            r = http.post(f"{b}/api/tables/{tid}/join", content=chunks(), headers={"content-type": "application/json"})
+            assert r.status_code == 413 and r.json()["error"]["code"] == "too_large", r.text[:300]
+            assert r.json()["error"]["detail"] == {"limit": 65536}
+            assert rss() - before < 24 * 1024, f"the forwarding worker grew by {(rss() - before) // 1024} MiB"
+            assert http.post(f"{b}/api/tables/{tid}/join", json={"seat": 0}).status_code == 200  # still forwarded
+    finally:
+        for p, _ in workers:
+            p.kill()
+            p.wait(timeout=10)
+
+
 @pytest.mark.slow
 def test_a_rematch_keeps_its_seats_whichever_worker_is_asked() -> None:
     """The rematch's kept seats are in the database, and a request for the rematch reaches the owner

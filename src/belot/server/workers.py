@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import re
 import secrets
@@ -108,17 +109,28 @@ class Forward:
 
         if self._http is None:
             self._http = httpx.AsyncClient(timeout=30)
-        body = b""
+        # The body is the owner's to refuse, but it is held here first: at most the body limit of
+        # the app (`limits.Limits.max_body`), or a client sending gigabytes to a worker that does not
+        # own the table had them all held (and copied again at every chunk).
+        limit = self.lobby.limits.max_body
+        body = bytearray()
         while True:
             msg = await receive()
+            if msg["type"] == "http.disconnect":
+                return
             body += msg.get("body", b"")
+            if len(body) > limit:
+                await _error(send, 413, json.dumps({"error": {
+                    "code": "too_large", "message": f"a request body has at most {limit} bytes", "rule": None,
+                    "detail": {"limit": limit}}}).encode())
+                return
             if not msg.get("more_body"):
                 break
         headers = [(k, v) for k, v in scope["headers"] if k not in (b"host", b"content-length")]
         headers.append((FORWARDED, b"1"))
         url = address + scope["path"] + ("?" + scope["query_string"].decode() if scope["query_string"] else "")
         try:
-            r = await self._http.request(scope["method"], url, content=body, headers=headers)
+            r = await self._http.request(scope["method"], url, content=bytes(body), headers=headers)
         except httpx.HTTPError:
             await _error(send, 503, b'{"error": {"code": "moved", "message": "the table\'s server is away; retry", '
                                     b'"rule": null, "detail": {}}}')
