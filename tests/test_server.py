@@ -544,6 +544,39 @@ def test_action_not_stored_is_not_played(db_url: str, monkeypatch: pytest.Monkey
         assert after["seq"] == before["seq"] and after["view"] == before["view"]
 
 
+def test_a_bot_action_not_stored_is_tried_again(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot's action the database could not store was given up (and logged as an illegal one):
+    the table then waited for ever with the bot to move, the database back or not."""
+    from sqlalchemy.exc import OperationalError
+
+    from belot.server import turns
+
+    monkeypatch.setattr(turns, "STORAGE_RETRY", 0.05, raising=False)
+    with make_client(db_url, bot_delay=0.3) as client:
+        r = client.post("/api/tables", json={"seats": ["human", "bot:random", "bot:random", "bot:random"], "seat": 0})
+        table_id, token = r.json()["table"]["id"], r.json()["token"]
+        storage = client.app.state.lobby.storage  # type: ignore[attr-defined]
+        store, failures = storage.append_action, [3]
+
+        def flaky(*args: Any, **kwargs: Any) -> Any:
+            if failures[0]:
+                failures[0] -= 1
+                raise OperationalError("INSERT", {}, Exception("database is locked"))
+            return store(*args, **kwargs)
+
+        with client.websocket_connect(f"/api/tables/{table_id}/ws?token={token}") as ws:
+            first = ws.receive_json()
+            if first["view"]["to_move"] == 0:  # the person's turn: a bot's comes after it
+                r = client.post(f"/api/tables/{table_id}/action", json={"token": token, "action": first["view"]["legal"][0]})
+                assert r.status_code == 200, r.text
+            monkeypatch.setattr(storage, "append_action", flaky)  # the bots' next actions fail to be stored
+            deadline = time.monotonic() + 10
+            while failures[0] != 0 or state(client, table_id)["view"]["to_move"] != 0:
+                assert time.monotonic() < deadline, (failures, state(client, table_id)["seq"])
+                time.sleep(0.05)
+        assert failures == [0]
+
+
 def test_a_deal_result_carries_its_rounding_step() -> None:
     """The view's deal result shows the R10 step the score came from (`scoring.rounding_step`):
     made and hanging deals round each team on its own, inside and doubled ones are whole."""

@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("belot.server")
 
+STORAGE_RETRY = 1.0  # seconds before a bot's action the database could not store is tried again
+
 
 class Turns:
     """The bot turn or turn timer of one table, and the grace timers of its seats."""
@@ -97,13 +99,22 @@ class Turns:
             action = view.legal_actions[0]
         if think_first and (rest := delay - (time.monotonic() - start)) > 0:
             await asyncio.sleep(rest)
-        if t.seq != seq or t.status != PLAYING:
-            return  # the state moved on while the bot thought
-        try:
-            t.commit(s, action, bot=True)
-        except TableError as e:
-            log.error("table %s: bot %s chose an illegal action: %s", t.id, name, e.message)
-            t.commit(s, view.legal_actions[0], bot=True)
+        while True:
+            if t.seq != seq or t.status != PLAYING:
+                return  # the state moved on while the bot thought (or the database was away)
+            try:
+                t.commit(s, action, bot=True)
+                return
+            except TableError as e:
+                if e.code == "storage_error":
+                    # Not stored, so not played: the turn is tried again.  It was given up, and the
+                    # table waited for ever with a bot to move once the database was back.
+                    await asyncio.sleep(STORAGE_RETRY)
+                    continue
+                if e.code != "illegal" or action == view.legal_actions[0]:
+                    return  # another server plays the table now ("moved")
+                log.error("table %s: bot %s chose an illegal action: %s", t.id, name, e.message)
+                action = view.legal_actions[0]
 
     # -- grace periods -----------------------------------------------------------------------------
 
