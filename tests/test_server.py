@@ -544,6 +544,29 @@ def test_action_not_stored_is_not_played(db_url: str, monkeypatch: pytest.Monkey
         assert after["seq"] == before["seq"] and after["view"] == before["view"]
 
 
+def test_a_database_failure_on_any_route_is_a_storage_error(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only an action said so: a database that failed on taking a seat, creating a table or reading
+    one answered a bare 500 "Internal Server Error", which names nothing."""
+    from sqlalchemy.exc import OperationalError
+
+    with make_client(db_url) as client:
+        table_id = client.post("/api/tables", json={"seats": ["human", "human", "bot", "bot"]}).json()["table"]["id"]
+        storage = client.app.state.lobby.storage  # type: ignore[attr-defined]
+
+        def fail(*_args: Any, **_kwargs: Any) -> None:
+            raise OperationalError("SELECT", {}, Exception("the database is away"))
+
+        for name in ("set_seat", "create_table", "load"):
+            monkeypatch.setattr(storage, name, fail)
+        for method, path, body in [("POST", f"/api/tables/{table_id}/join", {"seat": 0}),
+                                   ("POST", "/api/tables", {}), ("GET", "/api/tables/0123456789", None)]:
+            r = client.request(method, path, json=body)
+            assert r.status_code == 503 and r.json()["error"]["code"] == "storage_error", (path, r.text)
+            assert "database" in r.json()["error"]["message"]
+        monkeypatch.undo()
+        assert client.get(f"/api/tables/{table_id}").json()["table"]["seats"][0]["taken"] is False
+
+
 def test_a_bot_action_not_stored_is_tried_again(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A bot's action the database could not store was given up (and logged as an illegal one):
     the table then waited for ever with the bot to move, the database back or not."""

@@ -23,6 +23,7 @@ from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 from starlette.websockets import WebSocketDisconnect, WebSocketState
@@ -130,6 +131,14 @@ def create_app(
             lobby.drop(table_id)
         return JSONResponse({"error": {"code": "moved", "message": "another server plays this table now; try again",
                                        "rule": None, "detail": {}}}, status_code=503)
+
+    @app.exception_handler(SQLAlchemyError)
+    async def storage_error(request: Request, e: SQLAlchemyError) -> JSONResponse:
+        """The database failed (away, locked, full): a refusal saying so, not a bare 500.  What the
+        request was to store is not stored, and a table changes only once its write is in."""
+        log.error("%s %s: the database failed: %s", request.method, request.url.path, str(e).splitlines()[0])
+        return JSONResponse({"error": {"code": "storage_error", "message": "the database could not be reached or "
+                                       "could not store this; try again", "rule": None, "detail": {}}}, status_code=503)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, e: StarletteHTTPException) -> Response:
