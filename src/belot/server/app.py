@@ -22,6 +22,7 @@ from fastapi import FastAPI, Query, Request, WebSocket
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -150,14 +151,19 @@ def create_app(
             return await http_exception_handler(request, e)
         code = {404: "no_route", 405: "bad_method"}.get(e.status_code, "bad_request")
         # Say which path or method was wrong ("Not Found" named neither), and what the route takes.
-        message = str(e.detail)
+        message, headers = str(e.detail), e.headers
         if e.status_code == 404:
             message = f"there is no API route {shown(path)} (docs/protocol.md lists them)"
         elif e.status_code == 405:
-            allowed = next((v for k, v in (e.headers or {}).items() if k.lower() == "allow"), None)
+            # Every route of the path (GET and POST /api/tables are two), not only the first one's
+            methods = sorted({m for r in app.routes if isinstance(r, APIRoute) and r.path_regex.match(path)
+                              for m in r.methods or ()})
+            allowed = ", ".join(methods)
+            if methods:
+                headers = {k: v for k, v in (e.headers or {}).items() if k.lower() != "allow"} | {"Allow": allowed}
             message = f"{shown(request.method)} is not a method of {shown(path)}" + (f"; it takes {allowed}" if allowed else "")
         return JSONResponse({"error": {"code": code, "message": message, "rule": None, "detail": {}}},
-                            status_code=e.status_code, headers=e.headers)
+                            status_code=e.status_code, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_request: Request, e: RequestValidationError) -> JSONResponse:
