@@ -104,6 +104,24 @@ LAYOUT = """([rim, extra]) => {
         || r.top < fr.top + rim - 0.5 || r.bottom > fr.bottom - rim + 0.5))
       out.push(['on the rim', what(e), Math.round(r.left - fr.left), Math.round(fr.right - r.right)]);
   }
+  // a score sheet's column heading stands over its column: its text and each cell's text share some
+  // width, or lie a few pixels apart at most ("Game" set right in the match end's sheet, far from
+  // "♣ Clubs" at the left of its column, read as "Game We")
+  const text = (e) => { const g = document.createRange(); g.selectNodeContents(e); return g.getBoundingClientRect(); };
+  for (const table of document.querySelectorAll('.sheet table')) {
+    const heads = [...table.querySelectorAll('thead tr:last-child > th')];
+    if (!shown(table) || heads.some((h) => h.colSpan > 1)) continue;
+    for (const row of table.querySelectorAll('tbody tr')) {
+      const cells = [...row.children];
+      if (cells.length !== heads.length || cells.some((c) => c.colSpan > 1)) continue;
+      heads.forEach((h, i) => {
+        if (!h.textContent.trim() || !cells[i].textContent.trim()) return;
+        const a = text(h), b = text(cells[i]);
+        if (a.left > b.right + 6 || b.left > a.right + 6)
+          out.push(['a heading beside its column', what(h), what(cells[i]), Math.round(a.left), Math.round(b.left)]);
+      });
+    }
+  }
   // the felt's parts, pairwise apart (the cards of one trick or one hand overlap by design)
   const parts = [...document.querySelectorAll('.felt .nameplate, .felt .bubble:not(:empty), .felt .backs, .felt .info-panel, '
     + '.felt .area-sheetbtn .round-btn, .felt .trick .tcard, .felt .centre-note:not(:empty), .felt .auction-log:not(:empty), '
@@ -273,6 +291,18 @@ def test_a_long_match_end_opens_at_its_heading_with_its_button_in_view(browser: 
     page.context.close()
 
 
+# How many lines the score of a line such as "Final score We 0 – 16 They" takes: from its first number (or
+# the word tied to it by a no-break space, "We") to the end.
+SCORE_LINES = """(sel) => {
+  const node = document.querySelector(sel).firstChild, text = node.textContent;
+  const i = text.search(/\\S+\\u00a0\\d|\\d/);
+  const range = document.createRange();
+  range.setStart(node, i);
+  range.setEnd(node, text.length);
+  return new Set([...range.getClientRects()].filter((b) => b.width > 0).map((b) => Math.round(b.bottom))).size;
+}"""
+
+
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("stage", ["waiting", "auction", "side_dealer", "summary", "match_end", "redoubled_end",
                                    "redoubled_watched"])
@@ -288,6 +318,8 @@ def test_nothing_overflows_is_cut_off_or_overlaps(browser: Browser, stage: str, 
         page.wait_for_selector(ready)
         if stage in ("match_end", "redoubled_end", "redoubled_watched"):
             page.click("#match-end details summary")  # the last deal's summary, opened
+            # the final score in one line: "Краен резултат Ние 8 – 0 / Те" left "Те" alone under it
+            assert page.evaluate(SCORE_LINES, "#match-end .final") == 1, (stage, lang, width)
         assert_fits(page, stage, lang, width)
         if width < 600:  # a finger's controls, the match end's "last deal" disclosure among them
             assert page.evaluate(SMALL_CONTROLS, FINGER) == [], (stage, lang)
@@ -319,7 +351,8 @@ def test_every_contracts_chip_stays_whole_on_a_side_seats_plate(browser: Browser
     """A CI run's random deal had a bot at a side seat bid diamonds: at 360 px "◆ Diamonds" filled
     the 89 px plate to the pixel and broke in two (the fixtures above always bid clubs); a later one
     found the chip in two lines at 320 px and the bid's bubble showing "Diamo/nds".  Each contract,
-    bid from a side seat, stays whole and inside the plate, and its bubble whole, in every language."""
+    bid from a side seat, stays whole and inside the plate, and its bubble whole, in every language; and
+    its line in the auction log drew the suit's word in a second box of its own, padded off its icon."""
     table = ScriptedTable(server)
     while (nxt := table.to_move()) is not None and nxt[0] != 1:
         post(server, f"/api/tables/{table.id}/action", {"token": table.tokens[nxt[0]], "action": {"call": "pass"}})
@@ -329,7 +362,11 @@ def test_every_contracts_chip_stays_whole_on_a_side_seats_plate(browser: Browser
         page.wait_for_selector(".seat.pos-right .chip.contract")
         page.wait_for_selector(".seat.pos-right .bubble:not(:empty)")
     assert layout_faults_of(pages) == [[]] * len(LANGS)
-    for page in pages:
+    for page in pages:  # the bid's line in the auction log is one box: "Mehmet: ♦ Karo", not "♦ [Karo]"
+        boxed = page.evaluate("""() => [...document.querySelectorAll('.auction-log > span *')].filter((e) => {
+            const cs = getComputedStyle(e);
+            return cs.backgroundColor !== 'rgba(0, 0, 0, 0)' || parseFloat(cs.paddingLeft) > 0; }).map((e) => e.outerHTML)""")
+        assert boxed == [], boxed
         page.context.close()
     table.close()
 

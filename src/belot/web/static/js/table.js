@@ -593,10 +593,12 @@ export function showTable(main, tableId) {
         <button class="primary" data-close-end>${esc(t("web.summary.ok"))}</button>`, "match-end");
   }
 
-  /** The final score with whose it is: "Us 0 – 18 Them" (a spectator: the bare numbers, team 1 first). */
+  /** The final score with whose it is: "Us 0 – 18 Them" (a spectator: the bare numbers, team 1 first),
+   *  tied by no-break spaces (and a word joiner after the catalog's dash) into one line: "Ние 8 – 0 Те"
+   *  wrapped before "Те" at 360 px. */
   function finalScore(v, team, order) {
     if (team === null) return { a: v.score[0], b: v.score[1] };
-    return { a: `${t("web.sheet.we")} ${v.score[order[0]]}`, b: `${v.score[order[1]]} ${t("web.sheet.they")}` };
+    return { a: `${t("web.sheet.we")}\u00a0${v.score[order[0]]}`, b: `${v.score[order[1]]}\u00a0${t("web.sheet.they")}` };
   }
 
   function seatListHtml(table) {
