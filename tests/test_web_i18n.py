@@ -92,9 +92,16 @@ def test_every_web_key_is_used() -> None:
 
 
 def test_turkish_uses_the_games_own_words() -> None:
+    """The calls as Turkish players say them; and a team is a "grup", as in the Turkish rules (rules.md
+    A14) and everywhere on the table ("Grubunuz maçı kazandı", "1. grup"): four house rules'
+    explanations said "takım"."""
     tr = catalog("tr")
     assert (tr["call.NT"], tr["call.AT"], tr["call.pass"], tr["call.kontra"], tr["term.trump"]) == (
         "Kozsuz", "Hepsi koz", "Pas", "Kontra", "Koz")
+    assert tr["term.team"] == "Grup"
+    for name in ("web", "game", "tui"):
+        texts = json.loads((I18N / "tr" / f"{name}.json").read_text(encoding="utf-8"))
+        assert [k for k, v in texts.items() if "takım" in v.casefold()] == [], name
 
 
 def test_the_new_table_form_offers_every_supported_house_rule() -> None:
