@@ -291,11 +291,12 @@ def test_a_long_match_end_opens_at_its_heading_with_its_button_in_view(browser: 
     page.context.close()
 
 
-# How many lines the score of a line such as "Final score We 0 – 16 They" takes: from its first number (or
-# the word tied to it by a no-break space, "We") to the end.
+# How many lines the score of a line such as "Final score We 0 – 16 They" or "Trick 2/8 · tricks: We 1 – 0
+# They" takes: from its first number after the last "·" (or the word tied to it by a no-break space,
+# "We") to the end.
 SCORE_LINES = """(sel) => {
-  const node = document.querySelector(sel).firstChild, text = node.textContent;
-  const i = text.search(/\\S+\\u00a0\\d|\\d/);
+  const node = document.querySelector(sel).firstChild, text = node.textContent, from = text.lastIndexOf('·') + 1;
+  const i = from + text.slice(from).search(/\\S+\\u00a0\\d|\\d/);
   const range = document.createRange();
   range.setStart(node, i);
   range.setEnd(node, text.length);
@@ -320,6 +321,11 @@ def test_nothing_overflows_is_cut_off_or_overlaps(browser: Browser, stage: str, 
             page.click("#match-end details summary")  # the last deal's summary, opened
             # the final score in one line: "Краен резултат Ние 8 – 0 / Те" left "Те" alone under it
             assert page.evaluate(SCORE_LINES, "#match-end .final") == 1, (stage, lang, width)
+        if page.locator("#trick-count").count():  # "Взятка 1/8 · взятки: Ние 1 – / 0 Те" at 1280 px
+            assert page.evaluate(SCORE_LINES, "#trick-count") == 1, (stage, lang, width)
+        # each team's score whole: a spectator's "Отбор 1: 0 · Отбор 2: / 0" at 1280 px
+        assert page.evaluate("[...document.querySelectorAll('#score-line > span')].filter((s) => s.getClientRects().length > 1)"
+                             ".map((s) => s.textContent)") == [], (stage, lang, width)
         assert_fits(page, stage, lang, width)
         if width < 600:  # a finger's controls, the match end's "last deal" disclosure among them
             assert page.evaluate(SMALL_CONTROLS, FINGER) == [], (stage, lang)

@@ -392,7 +392,9 @@ export function showTable(main, tableId) {
       const won = [0, 0];
       for (const tr of v.tricks) won[tr.winner & 1] += 1;
       const n = Math.min(8, v.tricks.length + (v.trick.length ? 1 : 0)) || 1;
-      lines.push(`<div id="trick-count">${esc(t("web.table.trick_no", { n }))} · ${esc(t("web.table.tricks_won", { a, b, us: won[order[0]], them: won[order[1]] }))}</div>`);
+      // the tricks' score in one line (a spectator's "1. grup" too): "Ние 1 – / 0 Те" broke at 1280 px
+      const tie = (s) => s.replace(/ /g, "\u00a0");
+      lines.push(`<div id="trick-count">${esc(t("web.table.trick_no", { n }))} · ${esc(t("web.table.tricks_won", { a: tie(a), b: tie(b), us: won[order[0]], them: won[order[1]] }))}</div>`);
     }
     return `<div class="info-panel">${lines.join("")}</div>`;
   }
