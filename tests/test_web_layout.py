@@ -491,3 +491,44 @@ def test_a_new_state_leaves_the_focus_on_the_tables_controls(browser: Browser, s
         page.context.close()
     finally:
         table.close()
+
+
+def _long_declaration_offer(server: Server) -> ScriptedTable:
+    """A table at seat 0's first card of All Trumps with a declaration of four or more cards (a
+    quarte, a quint or a carré) to offer: deals are random, so tables are dealt until one has it."""
+    for _ in range(150):
+        table = ScriptedTable(server)
+        while (nxt := table.to_move()) is not None:
+            seat, view = nxt
+            names = [a["call"] for a in view["legal"] if "call" in a]
+            if not names:
+                break
+            call = "AT" if "AT" in names and not any(c["call"] != "pass" for c in view["calls"]) else "pass"
+            post(server, f"/api/tables/{table.id}/action", {"token": table.tokens[seat], "action": {"call": call}})
+        while nxt is not None and nxt[0] != 0:  # the others play their first legal card, declaring nothing
+            seat, view = nxt
+            card = next(a for a in view["legal"] if "card" in a)
+            post(server, f"/api/tables/{table.id}/action", {"token": table.tokens[seat], "action": card})
+            nxt = table.to_move()
+        if nxt is not None and any(len(a.get("declare", ())) >= 4 for a in nxt[1]["legal"]):
+            return table
+        table.close()
+    raise AssertionError("no deal of 150 offered seat 0 a declaration of four cards")
+
+
+@pytest.mark.parametrize("width", [320, 360])
+def test_a_declarations_cards_stay_on_one_line_of_its_button(browser: Browser, server: Server, width: int) -> None:
+    """At 320 px "Announce Quarte (50) J♥ Q♥ K♥ / A♥" left the last card alone on a line: a
+    declaration's cards are one piece, on one line of the button, and the button fits."""
+    table = _long_declaration_offer(server)
+    pages = [table.open(browser, width, 740, lang) for lang in LANGS]
+    for page in pages:
+        page.wait_for_selector("[data-declare]")
+    for lang, page in zip(LANGS, pages):
+        lines = page.evaluate("""() => [...document.querySelectorAll('[data-declare]')].map((b) =>
+            [b.textContent.trim(), new Set([...b.querySelectorAll('.card-short')].map((c) => Math.round(c.getBoundingClientRect().top))).size])""")
+        assert lines and all(n == 1 for _, n in lines), (lang, lines)
+    assert layout_faults_of(pages) == [[]] * len(LANGS)
+    for page in pages:
+        page.context.close()
+    table.close()

@@ -98,6 +98,11 @@ export function cardShort(card) {
   return `<span class="card-short ${suitClass(card[1])}">${INDEX[card[0]]}${suitIcon(card[1])}</span>`;
 }
 
+/** A declaration's cards, "J♥ Q♥ K♥ A♥", as one piece that a line does not break. */
+export function cardsShort(cards) {
+  return `<span class="cards-short">${cards.map(cardShort).join(" ")}</span>`;
+}
+
 // Display order (not a rule: the rules decide which cards are legal; this only arranges the hand).
 const TRUMP_ORDER = "J9ATKQ87"; // high first (R4.1)
 const PLAIN_ORDER = "ATKQJ987";

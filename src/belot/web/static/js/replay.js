@@ -5,7 +5,7 @@
 
 import { api } from "./net.js";
 import { t, esc, errorText } from "./i18n.js";
-import { cardFace, cardWords, cardShort, sortHand } from "./cards.js";
+import { cardFace, cardWords, cardShort, cardsShort, sortHand } from "./cards.js";
 import { botName, callHtml, multiplierText } from "./names.js";
 import { optionsHtml } from "./options.js";
 import { sheetHtml, summaryHtml } from "./sheet.js";
@@ -173,7 +173,7 @@ export function showReplay(main, tableId) {
       const made = s.view.calls.length ? s.view.calls[s.view.calls.length - 1].call : a.call;
       return t("web.replay.called", { name: who, call: callHtml(made) });
     }
-    if (a.declare) return t("web.replay.declared", { name: who, what: a.declare.map(cardShort).join(" ") });
+    if (a.declare) return t("web.replay.declared", { name: who, what: cardsShort(a.declare) });
     let text = t("web.replay.played", { name: who, card: cardShort(a.card) });
     if (a.belote) text += ` · ${esc(t("web.replay.belote", { name: label(s.actor) }))}`;
     const shown = trickShown(s.view, s);

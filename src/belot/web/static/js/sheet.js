@@ -4,7 +4,7 @@
 
 import { t, esc } from "./i18n.js";
 import { callHtml, multiplierText } from "./names.js";
-import { cardShort } from "./cards.js";
+import { cardsShort } from "./cards.js";
 
 /** Column titles: "We"/"They" for a seated player (its team first), else the two teams. */
 export function teamTitles(myTeam) {
@@ -122,9 +122,9 @@ function declaredHtml(result, seatLabel) {
   const detail = result.declared_detail;
   if (detail) {
     return detail.map((list, seat) => list.map((d) => `<li class="${d.counted ? "counted" : "cancelled"}" data-counted="${d.counted}">
-      ${esc(seatLabel(seat))}: <b>${esc(t("web.declaration", { kind: t("term." + d.kind), n: d.value }))}</b> ${d.cards.map(cardShort).join(" ")}
+      ${esc(seatLabel(seat))}: <b>${esc(t("web.declaration", { kind: t("term." + d.kind), n: d.value }))}</b> ${cardsShort(d.cards)}
       — <span class="verdict">${esc(d.counted ? t("web.summary.counted") : t("web.summary.cancelled"))}</span></li>`).join("")).join("");
   }
   return (result.declared || []).map((list, seat) => list.length
-    ? `<li>${esc(seatLabel(seat))}: ${list.map((cards) => cards.map(cardShort).join(" ")).join(" · ")}</li>` : "").join("");
+    ? `<li>${esc(seatLabel(seat))}: ${list.map(cardsShort).join(" · ")}</li>` : "").join("");
 }

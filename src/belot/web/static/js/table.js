@@ -5,7 +5,7 @@
 
 import { api, savedToken, saveToken, forgetToken, TableSocket, ApiError } from "./net.js";
 import { t, esc, errorText } from "./i18n.js";
-import { cardFace, cardBack, cardWords, cardShort, sortHand } from "./cards.js";
+import { cardFace, cardBack, cardWords, cardsShort, sortHand } from "./cards.js";
 import { optionsHtml } from "./options.js";
 import { callHtml, callMade, multiplierText, seatName, plainSeatName, botName, partnerOf, teamWord, declName } from "./names.js";
 import { sheetHtml, summaryHtml } from "./sheet.js";
@@ -487,12 +487,12 @@ export function showTable(main, tableId) {
     let out = "";
     if (declares.length) {
       out += `<div class="prompt">${esc(t("web.table.declare_prompt"))}</div>` + declares.map((a, i) => {
-        return `<button class="call declare" data-declare="${esc(a.declare.join(" "))}">${esc(t("web.table.declare", { kind: declName(a.kind) }))} ${a.declare.map(cardShort).join(" ")}</button>`;
+        return `<button class="call declare" data-declare="${esc(a.declare.join(" "))}">${esc(t("web.table.declare", { kind: declName(a.kind) }))} ${cardsShort(a.declare)}</button>`;
       }).join("");
     }
     const own = v.own_declarations || [];
     if (own.length) {
-      out += `<div class="prompt">${esc(t("web.table.announced"))}: ${own.map((d) => `${esc(declName(d.kind))} ${d.declare.map(cardShort).join(" ")}`).join(" · ")}</div>`;
+      out += `<div class="prompt">${esc(t("web.table.announced"))}: ${own.map((d) => `${esc(declName(d.kind))} ${cardsShort(d.declare)}`).join(" · ")}</div>`;
     }
     if (!out) {
       const turn = v.to_move;
