@@ -27,6 +27,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note about httpx versions
     from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from test_server_restart import serving
 
 from belot.server.app import create_app
 from belot.server.botpool import BotPool
@@ -389,25 +390,14 @@ def test_a_socket_that_reads_nothing_cannot_pile_up_messages(tmp_path: Path) -> 
     """A client sending ``sync`` in a loop and reading nothing: each answer, a whole state, waited in
     the server's memory for it (500 MB in 20 s from one socket, and it never closed).  Past the
     limit of what may wait, the socket is dropped: its seat is no longer connected, the memory stays."""
-    import subprocess
-    import sys
-
     import httpx
 
-    server = subprocess.Popen(
-        [sys.executable, "-m", "belot", "serve", "--host", "127.0.0.1", "--port", "0", "--db",
-         str(tmp_path / "belot.sqlite3"), "--bot-delay", "3600", "--bot-workers", "1"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
-    sock = None
-    try:
-        assert server.stdout is not None
-        url = server.stdout.readline().split()[2].rstrip("/")
-        with httpx.Client(base_url=url, timeout=30) as http:
-            r = http.post("/api/tables", json={"seats": ["human", "bot", "bot", "bot"], "seat": 0})
-            table_id, token = r.json()["table"]["id"], r.json()["token"]
-            before = _rss_mib(server.pid)
-            sock = _raw_websocket(url, f"/api/tables/{table_id}/ws?token={token}")
+    with serving(tmp_path / "belot.sqlite3", "--bot-delay", "3600", "--bot-workers", "1") as served, \
+            httpx.Client(base_url=served.url, timeout=30) as http:
+        r = http.post("/api/tables", json={"seats": ["human", "bot", "bot", "bot"], "seat": 0})
+        table_id, token = r.json()["table"]["id"], r.json()["token"]
+        before = _rss_mib(served.proc.pid)
+        with contextlib.closing(_raw_websocket(served.url, f"/api/tables/{table_id}/ws?token={token}")) as sock:
             sync = b"\x81\x8f\0\0\0\0" + b'{"type":"sync"}'  # one masked text frame
             sock.settimeout(60)
             for _ in range(300):
@@ -416,79 +406,48 @@ def test_a_socket_that_reads_nothing_cannot_pile_up_messages(tmp_path: Path) -> 
             while http.get(f"/api/tables/{table_id}").json()["table"]["seats"][0]["connected"]:
                 assert time.monotonic() < deadline, "the socket that reads nothing is still at the table"
                 time.sleep(0.2)
-            grown = _rss_mib(server.pid) - before
+            grown = _rss_mib(served.proc.pid) - before
             assert grown < 40, f"the server grew by {grown} MiB for one socket"
             assert http.get("/api/health").json() == {"ok": True}
-    finally:
-        if sock is not None:
-            sock.close()
-        server.terminate()
-        _out, err = server.communicate(timeout=30)
-    assert "Traceback" not in err, err
+    assert "Traceback" not in served.err, served.err
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads a process's memory in /proc")
 def test_pings_of_a_client_that_reads_nothing_are_not_answered_into_memory(tmp_path: Path) -> None:
     """A client sending websocket pings and reading nothing: uvicorn wrote each pong at once, held
     until the client read it (240 MB in 9 s from one socket).  Unread pongs are dropped instead."""
-    import subprocess
-    import sys
-
     import httpx
 
-    server = subprocess.Popen(
-        [sys.executable, "-m", "belot", "serve", "--host", "127.0.0.1", "--port", "0", "--db",
-         str(tmp_path / "belot.sqlite3"), "--bot-delay", "3600", "--bot-workers", "1"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
-    sock = None
-    try:
-        assert server.stdout is not None
-        url = server.stdout.readline().split()[2].rstrip("/")
-        with httpx.Client(base_url=url, timeout=30) as http:
-            table_id = http.post("/api/tables", json={}).json()["table"]["id"]
-            before = _rss_mib(server.pid)
-            sock = _raw_websocket(url, f"/api/tables/{table_id}/ws")
+    with serving(tmp_path / "belot.sqlite3", "--bot-delay", "3600", "--bot-workers", "1") as served, \
+            httpx.Client(base_url=served.url, timeout=30) as http:
+        table_id = http.post("/api/tables", json={}).json()["table"]["id"]
+        before = _rss_mib(served.proc.pid)
+        with contextlib.closing(_raw_websocket(served.url, f"/api/tables/{table_id}/ws")) as sock:
             ping = b"\x89\xfd\0\0\0\0" + b"p" * 125  # a masked ping frame with the most payload a ping has
             sock.settimeout(60)
             for _ in range(5000):
                 sock.sendall(ping * 100)  # 65 MB of pings
             assert http.get("/api/health").json() == {"ok": True}
-            grown = _rss_mib(server.pid) - before
+            grown = _rss_mib(served.proc.pid) - before
             assert grown < 25, f"the server grew by {grown} MiB for one socket's pings"
-    finally:
-        if sock is not None:
-            sock.close()
-        server.terminate()
-        _out, err = server.communicate(timeout=30)
-    assert "Traceback" not in err, err
+    assert "Traceback" not in served.err, served.err
 
 
 def test_a_request_that_never_comes_whole_is_closed_after_ten_seconds(tmp_path: Path) -> None:
     """Slowloris: a connection that sent its first byte was kept for ever, so one header line every
     few seconds, or a body that never came whole, held it; the whole request is due in 10 s."""
-    import subprocess
-    import sys
-
     import httpx
 
-    server = subprocess.Popen(
-        [sys.executable, "-m", "belot", "serve", "--host", "127.0.0.1", "--port", "0", "--db",
-         str(tmp_path / "belot.sqlite3"), "--bot-workers", "1"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
-    slow: list[socket.socket] = []
-    try:
-        assert server.stdout is not None
-        url = server.stdout.readline().split()[2].rstrip("/")
-        host, port = url.removeprefix("http://").split(":")
+    with serving(tmp_path / "belot.sqlite3", "--bot-workers", "1") as served, contextlib.ExitStack() as sockets:
+        host, port = served.url.removeprefix("http://").split(":")
         starts = [b"GET /api/health HTTP/1.1\r\nHost: x\r\n",
                   b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"]
+        slow: list[socket.socket] = []
         for start in starts:
-            slow.append(socket.create_connection((host, int(port)), timeout=30))
+            slow.append(sockets.enter_context(socket.create_connection((host, int(port)), timeout=30)))
             slow[-1].sendall(start)
         began = time.monotonic()
-        with httpx.Client(base_url=url, timeout=30) as http:
+        with httpx.Client(base_url=served.url, timeout=30) as http:
             while time.monotonic() - began < 12:
                 for s in slow:
                     with contextlib.suppress(OSError):
@@ -502,12 +461,7 @@ def test_a_request_that_never_comes_whole_is_closed_after_ten_seconds(tmp_path: 
             except ConnectionResetError:
                 answer = b""
             assert answer == b"", answer  # closed, with no answer: the request never came
-    finally:
-        for s in slow:
-            s.close()
-        server.terminate()
-        _out, err = server.communicate(timeout=30)
-    assert "Traceback" not in err, err
+    assert "Traceback" not in served.err, served.err
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads a process's memory in /proc")
@@ -515,21 +469,11 @@ def test_a_request_head_over_64_kib_is_refused_and_not_kept(tmp_path: Path) -> N
     """uvicorn's httptools protocol kept every header line of a request however many came: four
     connections sending small headers for 10 s grew the server to 4.7 GB.  Past 64 KiB of request
     line and headers the answer is 431 ``too_large``, and the connection closes."""
-    import subprocess
-    import sys
-
     import httpx
 
-    server = subprocess.Popen(
-        [sys.executable, "-m", "belot", "serve", "--host", "127.0.0.1", "--port", "0", "--db",
-         str(tmp_path / "belot.sqlite3"), "--bot-workers", "1"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
-    try:
-        assert server.stdout is not None
-        url = server.stdout.readline().split()[2].rstrip("/")
-        host, port = url.removeprefix("http://").split(":")
-        before = _rss_mib(server.pid)
+    with serving(tmp_path / "belot.sqlite3", "--bot-workers", "1") as served:
+        host, port = served.url.removeprefix("http://").split(":")
+        before = _rss_mib(served.proc.pid)
         with socket.create_connection((host, int(port)), timeout=30) as s:
             s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
             with contextlib.suppress(OSError):  # the server closes its side once it has answered
@@ -539,46 +483,31 @@ def test_a_request_head_over_64_kib_is_refused_and_not_kept(tmp_path: Path) -> N
         assert answer.startswith("HTTP/1.1 431 "), answer[:200]
         error = json.loads(answer.split("\r\n\r\n", 1)[1])["error"]
         assert error["code"] == "too_large" and error["detail"] == {"limit": 65536}, error
-        grown = _rss_mib(server.pid) - before
+        grown = _rss_mib(served.proc.pid) - before
         assert grown < 40, f"the server grew by {grown} MiB for one request's headers"
-        with httpx.Client(base_url=url, timeout=30) as http:  # a large but normal head is served
+        with httpx.Client(base_url=served.url, timeout=30) as http:  # a large but normal head is served
             assert http.get("/api/health", headers={"cookie": "x=" + "a" * 30_000}).status_code == 200
             r = http.post("/api/tables", content='{"seat": 0}' + " " * 60_000, headers={"content-type": "application/json"})
             assert r.status_code == 201, r.text
-    finally:
-        server.terminate()
-        _out, err = server.communicate(timeout=30)
-    assert "Traceback" not in err, err
+    assert "Traceback" not in served.err, served.err
 
 
 def test_the_log_of_every_request_holds_no_seat_token(tmp_path: Path) -> None:
     """With ``--log-level info`` (every request logged), ``/ws?token=...`` and ``/state?token=...``
     put the seat's secret in the log: whoever read it could play that seat."""
-    import subprocess
-    import sys
-
     import httpx
     from websockets.sync.client import connect
 
-    server = subprocess.Popen(
-        [sys.executable, "-m", "belot", "serve", "--host", "127.0.0.1", "--port", "0", "--db",
-         str(tmp_path / "belot.sqlite3"), "--bot-workers", "1", "--log-level", "info"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
-    try:
-        assert server.stdout is not None
-        url = server.stdout.readline().split()[2].rstrip("/")
-        with httpx.Client(base_url=url, timeout=30) as http:
+    with serving(tmp_path / "belot.sqlite3", "--bot-workers", "1", "--log-level", "info") as served:
+        with httpx.Client(base_url=served.url, timeout=30) as http:
             r = http.post("/api/tables", json={"seat": 0})
             table_id, token = r.json()["table"]["id"], r.json()["token"]
             assert http.get(f"/api/tables/{table_id}/state", params={"token": token}).status_code == 200
-        with connect(f"{url.replace('http', 'ws')}/api/tables/{table_id}/ws?token={token}") as ws:
+        with connect(f"{served.url.replace('http', 'ws')}/api/tables/{table_id}/ws?token={token}") as ws:
             assert json.loads(ws.recv())["you"]["seat"] == 0
-    finally:
-        server.terminate()
-        out, err = server.communicate(timeout=30)
-    assert f"/api/tables/{table_id}/state?token=..." in out + err  # the request is logged, its token not
-    assert token not in out + err
+    log = served.out + served.err
+    assert f"/api/tables/{table_id}/state?token=..." in log  # the request is logged, its token not
+    assert token not in log
 
 # -- 4. tables ----------------------------------------------------------------------------------
 
@@ -632,30 +561,16 @@ def test_a_clients_own_x_forwarded_for_is_not_its_address(tmp_path: Path, truste
     behind one that does not set the header itself, a client named any address it liked, and every
     per-address limit (tables a minute here) was its own.  Only the proxies named in uvicorn's
     FORWARDED_ALLOW_IPS are trusted."""
-    import os
-    import subprocess
-    import sys
-
     import httpx
 
     env = {k: v for k, v in os.environ.items() if k != "FORWARDED_ALLOW_IPS"}
     if trusted:
         env["FORWARDED_ALLOW_IPS"] = "127.0.0.1"
-    server = subprocess.Popen(
-        [sys.executable, "-m", "belot", "serve", "--host", "127.0.0.1", "--port", "0", "--db",
-         str(tmp_path / "belot.sqlite3"), "--bot-workers", "1", "--tables-per-minute", "3"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-    )
-    try:
-        assert server.stdout is not None
-        url = server.stdout.readline().split()[2].rstrip("/")
-        with httpx.Client(base_url=url, timeout=30) as http:
-            codes = [http.post("/api/tables", json={"seat": 0}, headers={"x-forwarded-for": f"10.0.0.{i}"}).status_code
-                     for i in range(5)]
-        assert codes == ([201] * 5 if trusted else [201, 201, 201, 429, 429]), codes
-    finally:
-        server.terminate()
-        server.communicate(timeout=30)
+    with serving(tmp_path / "belot.sqlite3", "--bot-workers", "1", "--tables-per-minute", "3", env=env) as served, \
+            httpx.Client(base_url=served.url, timeout=30) as http:
+        codes = [http.post("/api/tables", json={"seat": 0}, headers={"x-forwarded-for": f"10.0.0.{i}"}).status_code
+                 for i in range(5)]
+    assert codes == ([201] * 5 if trusted else [201, 201, 201, 429, 429]), codes
 
 
 def test_bot_only_tables_are_capped_server_wide(tmp_path: Path, no_tracebacks: None) -> None:

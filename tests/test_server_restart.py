@@ -4,11 +4,14 @@ players' tokens still hold their seats, and play goes on to the end of the match
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import os
 import random
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,11 +21,11 @@ import pytest
 from belot.record import replay
 
 
-def start_server(db: Path | str, *extra: str) -> tuple[subprocess.Popen[str], str]:
+def start_server(db: Path | str, *extra: str, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], str]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "belot", "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(db),
          "--bot-delay", "0", *extra],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
     )
     assert proc.stdout is not None
     line = proc.stdout.readline()  # "belot serve: http://127.0.0.1:PORT/  (database ...)"
@@ -30,6 +33,28 @@ def start_server(db: Path | str, *extra: str) -> tuple[subprocess.Popen[str], st
         proc.kill()
         raise AssertionError(f"server did not start: {line!r} {proc.stderr.read() if proc.stderr else ''}")
     return proc, line.split()[2].rstrip("/")
+
+
+@dataclasses.dataclass
+class Served:
+    """A `belot serve` process of `serving`; ``out`` and ``err``: what it wrote, once stopped."""
+
+    proc: subprocess.Popen[str]
+    url: str
+    out: str = ""
+    err: str = ""
+
+
+@contextlib.contextmanager
+def serving(db: Path | str, *extra: str, env: dict[str, str] | None = None) -> Iterator[Served]:
+    """`start_server`, stopped (SIGTERM) on leaving, its output kept for the test to read."""
+    proc, url = start_server(db, *extra, env=env)
+    served = Served(proc, url)
+    try:
+        yield served
+    finally:
+        proc.terminate()
+        served.out, served.err = proc.communicate(timeout=30)
 
 
 def get_state(http: httpx.Client, tid: str, token: str | None = None) -> dict[str, Any]:

@@ -13,15 +13,13 @@ pytest.importorskip("httpx")
 from starlette.testclient import TestClient
 
 from belot.server.app import create_app
+from belot.server.botpool import InlineBots
 
 DELAY = 0.8
 
 
-class SlowBots:
+class SlowBots(InlineBots):
     """Every bot thinks ``think`` seconds, then takes its first legal action."""
-
-    workers = 0
-    overruns = 0
 
     def __init__(self, think: float) -> None:
         self.think = think
@@ -30,22 +28,10 @@ class SlowBots:
         await asyncio.sleep(self.think)
         return view.legal_actions[0], name
 
-    def pending(self) -> int:
-        return 0
-
-    def start(self) -> None:
-        return None
-
-    async def aclose(self) -> None:
-        return None
-
-    def close(self, wait: bool = False) -> None:
-        return None
-
 
 def _seconds_for(tmp_path: Path, think: float, actions: int) -> float:
     """Seconds a table of four bots takes for its first ``actions`` actions."""
-    app = create_app(f"sqlite:///{tmp_path / f'{think}.sqlite3'}", bot_delay=DELAY, bots=SlowBots(think))  # type: ignore[arg-type]
+    app = create_app(f"sqlite:///{tmp_path / f'{think}.sqlite3'}", bot_delay=DELAY, bots=SlowBots(think))
     with TestClient(app) as client:
         start = time.monotonic()
         table = client.post("/api/tables", json={"seats": ["bot:random"] * 4, "target": 31}).json()["table"]["id"]
