@@ -39,7 +39,7 @@ from .accounts import Accounts, LoginLimiter, add_routes
 from .analysis_jobs import AnalysisJobs
 from .botpool import Bots
 from .crosssite import RefuseCrossSite
-from .errors import TableError
+from .errors import TableError, body_too_large
 from .gcpauses import keep_gc_pauses_short
 from .limits import Limits
 from .protocol import rounding_to_json
@@ -117,12 +117,9 @@ def create_app(
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, e: TableError) -> JSONResponse:
-        # A message may quote the client's input; never let its text (a lone surrogate) fail the reply.
-        message = e.message.encode("utf-8", "backslashreplace").decode("utf-8")
         wait = e.detail.get("retry_after")  # a refusal about waiting says how long, in the standard header too
         headers = {"Retry-After": str(wait)} if isinstance(wait, int) else None
-        return JSONResponse({"error": {"code": e.code, "message": message, "rule": e.rule, "detail": e.detail}},
-                            status_code=e.status, headers=headers)
+        return JSONResponse(e.http_json(), status_code=e.status, headers=headers)
 
     @app.exception_handler(LeaseLost)
     async def lease_lost(request: Request, _e: LeaseLost) -> JSONResponse:
@@ -186,8 +183,7 @@ def create_app(
         The size is checked before the body is read: by its Content-Length, then while it streams in
         (a chunked body has none), so a huge body costs the server nothing but the refusal.
         """
-        too_large = TableError("too_large", f"a request body has at most {limits.max_body} bytes", 413,
-                               detail={"limit": limits.max_body})
+        too_large = body_too_large(limits.max_body)
         declared = request.headers.get("content-length")
         if declared is not None and (not (declared.isascii() and declared.isdigit()) or int(declared) > limits.max_body):
             raise too_large

@@ -27,9 +27,19 @@ class TableError(Exception):
         return {"type": "error", "code": self.code, "message": self.message, "rule": self.rule,
                 "detail": self.detail, "seq": seq}
 
+    def http_json(self) -> dict[str, Any]:
+        """The body of the HTTP answer refusing a request (docs/protocol.md, "Errors")."""
+        return {"error": {"code": self.code, "message": _encodable(self.message), "rule": self.rule,
+                          "detail": self.detail}}
+
+
+def body_too_large(limit: int) -> TableError:
+    """A request body over ``limit`` bytes, refused alike by the app and by a worker forwarding it."""
+    return TableError("too_large", f"a request body has at most {limit} bytes", 413, detail={"limit": limit})
+
 
 def _encodable(value: Any) -> Any:
     return value.encode("utf-8", "backslashreplace").decode("utf-8") if isinstance(value, str) else value
 
 
-__all__ = ["TableError"]
+__all__ = ["TableError", "body_too_large"]

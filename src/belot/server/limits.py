@@ -178,8 +178,8 @@ def guarded_http(base: type[asyncio.Protocol], per_address: int, idle: float) ->
                        "detail": {"reason": "address", "limit": per_address}}}).encode()
     refusal = (b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\nconnection: close\r\n"
                b"content-length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
-    body = json.dumps({"error": {"code": "too_large", "rule": None, "message":
-                       f"a request's line and headers have at most {MAX_HEAD} bytes", "detail": {"limit": MAX_HEAD}}}).encode()
+    body = json.dumps(TableError("too_large", f"a request's line and headers have at most {MAX_HEAD} bytes", 431,
+                                 detail={"limit": MAX_HEAD}).http_json()).encode()
     head_too_large = (b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\n"
                       b"connection: close\r\ncontent-length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
 

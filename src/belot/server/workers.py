@@ -27,6 +27,7 @@ from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from .errors import body_too_large
 from .tables import Lobby
 
 log = logging.getLogger("belot.server")
@@ -120,9 +121,7 @@ class Forward:
                 return
             body += msg.get("body", b"")
             if len(body) > limit:
-                await _error(send, 413, json.dumps({"error": {
-                    "code": "too_large", "message": f"a request body has at most {limit} bytes", "rule": None,
-                    "detail": {"limit": limit}}}).encode())
+                await _error(send, 413, json.dumps(body_too_large(limit).http_json()).encode())
                 return
             if not msg.get("more_body"):
                 break
