@@ -67,7 +67,7 @@ def perfect_deal(a: Analyst, hands: list[list[int]], plant: tuple[int, int] | No
     at = None
     while not d.is_over:
         legal = d.legal_actions()
-        best = decl.best_declarations(d.hands[d.to_move])
+        best = decl.best_declarations(d.hands[d.to_move], d.rules)
         declare = [DECLARE_BASE + i for i in best if DECLARE_BASE + i in legal and i not in d.declared[d.to_move]]
         if declare:
             d.apply(declare[0])

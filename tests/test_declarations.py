@@ -4,6 +4,7 @@ import pytest
 from conftest import card, cards, deal_with
 
 from belot.cards import mask_of
+from belot.contracts import DEFAULT_RULES
 from belot.declarations import (
     DECLARATIONS,
     NUM_DECLARATIONS,
@@ -66,16 +67,16 @@ def test_r7_6_the_better_team_scores_all_its_declarations():
 
 def test_r7_4_carre_and_run_share_no_card_and_shorter_run_remains():
     hand = mask_of(cards("KC KD QD JD TD 9D KH KS"))
-    assert set(declarable(hand, [])) == {decl("KC KD KH KS"), decl("9D TD JD QD KD")}
-    after_carre = declarable(hand, [decl("KC KD KH KS")])
+    assert set(declarable(hand, [], DEFAULT_RULES)) == {decl("KC KD KH KS"), decl("9D TD JD QD KD")}
+    after_carre = declarable(hand, [decl("KC KD KH KS")], DEFAULT_RULES)
     assert after_carre == [decl("9D TD JD QD")]
-    assert declarable(hand, [decl("9D TD JD QD KD")]) == []
-    assert sorted(best_declarations(hand)) == sorted([decl("KC KD KH KS"), decl("9D TD JD QD")])
+    assert declarable(hand, [decl("9D TD JD QD KD")], DEFAULT_RULES) == []
+    assert sorted(best_declarations(hand, DEFAULT_RULES)) == sorted([decl("KC KD KH KS"), decl("9D TD JD QD")])
 
 
 def test_r7_2_an_eight_card_run_is_one_quint_not_split():
     hand = mask_of(cards("7H 8H 9H TH JH QH KH AH"))
-    assert declarable(hand, []) == [decl("7H 8H 9H TH JH QH KH AH")]
+    assert declarable(hand, [], DEFAULT_RULES) == [decl("7H 8H 9H TH JH QH KH AH")]
 
 
 def test_r7_1_no_declarations_or_belote_in_no_trumps():
@@ -180,7 +181,7 @@ def test_counted_says_which_declarations_scored_by_seat_under_each_rule() -> Non
 
     q, t, cq = _SEQ_IDS[(0, 0, 4)], _SEQ_IDS[(1, 0, 3)], _CARRE_IDS[5]
     declared = ([q], [t], [], [cq])
-    assert counted(declared) == [[True], [False], [], [True]]
+    assert counted(declared, DEFAULT_RULES) == [[True], [False], [], [True]]
     assert counted(declared, Rules(("OPT-SINGLE-CONTEST",))) == [[False], [True], [], [True]]
 
 

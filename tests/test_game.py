@@ -306,7 +306,7 @@ def test_cached_legal_sets_equal_the_rules_computed_afresh():
                         if c & 7 in (KING, QUEEN) and trump and hand & kq == kq:
                             expected.append(BELOTE_BASE + c)
                     if not d.trick_winners:
-                        expected += [DECLARE_BASE + i for i in declarable(hand, d.declared[seat])]
+                        expected += [DECLARE_BASE + i for i in declarable(hand, d.declared[seat], d.rules)]
                 assert sorted(legal) == sorted(expected)
             d.apply(rng.choice(legal))
 

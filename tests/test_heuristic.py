@@ -102,7 +102,7 @@ def test_announces_its_best_declarations_then_plays():
     d = deal_with({1: "7C 8C 9C TC KS QS JD 8H"}, "S pass pass pass")
     view = d.view(1)
     action = BOT.act(view)
-    assert action == DECLARE_BASE + best_declarations(d.hands[1])[0]
+    assert action == DECLARE_BASE + best_declarations(d.hands[1], d.rules)[0]
     d.apply(action)
     assert BOT.act(d.view(1)) < DECLARE_BASE  # the declaration is made once, then a card
 

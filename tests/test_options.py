@@ -24,6 +24,7 @@ from belot.contracts import (
     CAPOT_NI,
     CARRE_FIRST,
     CARRE_RANK,
+    DEFAULT_RULES,
     EIGHT_SPLIT,
     LENGTH_FIRST,
     NO_SHUFFLE,
@@ -123,7 +124,7 @@ def test_surcontra_only_by_the_doubling_team_and_not_by_default():
 def test_eight_card_run_splits_into_quint_and_tierce():
     """OPT-EIGHT-SPLIT (R7.2): an 8-card run of clubs, nothing declared against it: 100, or 120."""
     hand = mask_of(cards("7C 8C 9C TC JC QC KC AC"))
-    assert decl.declarable(hand, []) == [seq(0, 0, 8)]
+    assert decl.declarable(hand, [], DEFAULT_RULES) == [seq(0, 0, 8)]
     assert decl.contest(([seq(0, 0, 8)], [])) == [100, 0]
     split = rules(EIGHT_SPLIT)
     assert sorted(decl.declarable(hand, [], split)) == sorted([seq(0, 3, 5), seq(0, 0, 3)])
@@ -142,8 +143,8 @@ def test_carre_first_refuses_a_sequence_through_a_held_carre():
     """OPT-CARRE-FIRST (R7.4): holding KC KD KH KS and QD JD TD 9D, the quint 9D-KD is refused."""
     hand = mask_of(cards("KC KD KH KS QD JD TD 9D"))
     quint, quarte = seq(1, 2, 5), seq(1, 2, 4)
-    assert quint in decl.declarable(hand, [])  # by default: the quint and no carré ...
-    assert quarte in decl.declarable(hand, [carre(6)])  # ... or the carré and the quarte
+    assert quint in decl.declarable(hand, [], DEFAULT_RULES)  # by default: the quint and no carré ...
+    assert quarte in decl.declarable(hand, [carre(6)], DEFAULT_RULES)  # ... or the carré and the quarte
     first = rules(CARRE_FIRST)
     assert sorted(decl.declarable(hand, [], first)) == sorted([carre(6), quarte])
     assert decl.best_declarations(hand, first) == [carre(6), quarte]

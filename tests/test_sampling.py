@@ -27,7 +27,7 @@ from belot.bots.sampling import (
     sample_auction,
 )
 from belot.cards import FULL_DECK, cards_of, mask_of
-from belot.contracts import Rules
+from belot.contracts import DEFAULT_RULES, Rules
 from belot.game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, Deal, SeatView, deal_hands
 
 
@@ -220,7 +220,7 @@ def test_announced_run_is_never_drawn_next_to_the_belote_partner() -> None:
 
     hand = "HQ HK HA S7 S8 D7 D9 CJ"
     d = deal_with({1: hand}, "H pass pass pass")
-    (tierce,) = decl.best_declarations(mask_of(cards(hand)))
+    (tierce,) = decl.best_declarations(mask_of(cards(hand)), DEFAULT_RULES)
     d.apply(DECLARE_BASE + tierce)
     d.apply(BELOTE_BASE + cards("HQ")[0])
     view = d.view(0)

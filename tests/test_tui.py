@@ -20,7 +20,7 @@ from rich.text import Text
 from belot.auction import CALL_NAMES
 from belot.bots import make_bot
 from belot.cards import CARD_NAMES, parse_card
-from belot.contracts import NT, TABLES
+from belot.contracts import DEFAULT_RULES, NT, TABLES
 from belot.game import BELOTE_BASE, CALL_BASE, Match
 from belot.i18n import LANGUAGES, t
 from belot.record import load
@@ -341,7 +341,7 @@ def test_the_end_of_deal_sheet_fits_40_columns_and_cuts_no_word(lang: str) -> No
         seating = Seating(0, tuple(m.players or ()))
         history = m.results[:5]
         out = io.StringIO()
-        Console(file=out, width=40, color_system=None).print(render_summary(Words(lang), seating, history[-1], [], 0, history, 151))
+        Console(file=out, width=40, color_system=None).print(render_summary(Words(lang), seating, history[-1], [], 0, history, 151, DEFAULT_RULES))
         text = out.getvalue()
         assert "…" not in text and max(len(line) for line in text.splitlines()) <= 40, text
         for r in history:

@@ -121,7 +121,7 @@ def declaration_for_cards(cards: list[int]) -> Declaration | None:
     return DECLARATIONS[i] if i is not None else None
 
 
-def declarable(hand: int, announced: list[int], rules: Rules = DEFAULT_RULES) -> list[int]:
+def declarable(hand: int, announced: list[int], rules: Rules) -> list[int]:
     """Ids of the declarations the holder of ``hand`` may announce next (R7.2-R7.4).
 
     ``announced`` are the ids this seat has announced already in this deal.  Carrés come first
@@ -160,8 +160,10 @@ def declarable(hand: int, announced: list[int], rules: Rules = DEFAULT_RULES) ->
     return out
 
 
-def best_declarations(hand: int, rules: Rules = DEFAULT_RULES) -> list[int]:
-    """The announcement worth most points (R7.4's default choice), carrés first."""
+def best_declarations(hand: int, rules: Rules) -> list[int]:
+    """The announcement worth most points (R7.4's default choice), carrés first.  ``rules`` has no
+    default: the house rules change what may be announced (OPT-EIGHT-SPLIT, OPT-CARRE-FIRST), and
+    callers that left them out offered the default rules' declarations under others."""
     carres = [i for i in _CARRE_IDS.values() if DECLARATIONS[i].mask & ~hand == 0]
     best: list[int] = []
     best_value = -1
@@ -265,12 +267,13 @@ def _keys(rules: Rules) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...]]:
     return keys
 
 
-def counted(declared: tuple[tuple[int, ...], ...] | list[list[int]], rules: Rules = DEFAULT_RULES) -> list[list[bool]]:
+def counted(declared: tuple[tuple[int, ...], ...] | list[list[int]], rules: Rules) -> list[list[bool]]:
     """For each seat's announced declarations (ids), whether it counted in the deal (R7.6): the
-    verdict of `contest`, asked of sequences and carrés apart (or of all, under OPT-SINGLE-CONTEST).
+    verdict of `contest`, asked of sequences and carrés apart (or of all, under OPT-SINGLE-CONTEST);
+    ``rules`` has no default, as for `best_declarations`.
 
     >>> q, t = _SEQ_IDS[(0, 0, 4)], _SEQ_IDS[(1, 0, 3)]     # quarte 7C-TC beats tierce 7D-9D
-    >>> counted(([q], [t], [], []))
+    >>> counted(([q], [t], [], []), DEFAULT_RULES)
     [[True], [False], [], []]
     """
     by_team: tuple[list[int], list[int]] = ([], [])

@@ -21,7 +21,7 @@ from rich.text import Text
 from .. import declarations as decl
 from ..auction import BID_BASE, CALL_NAMES, PASS
 from ..cards import SUITS
-from ..contracts import AT, DEFAULT_RULES, NO_CONTRACT, NT, TABLES, Rules
+from ..contracts import AT, NO_CONTRACT, NT, TABLES, Rules
 from ..game import BELOTE_BASE, DealResult, SeatView
 from ..scoring import HANGING, INSIDE, MADE, REDEAL
 from .text import RANK_LABELS, SUIT_SYMBOLS, Words
@@ -308,7 +308,7 @@ def _declaration_rows(words: Words, seating: Seating, r: DealResult, rules: Rule
 
 def render_summary(
     words: Words, seating: Seating, r: DealResult, belotes: Sequence[tuple[int, int]], pot_in: int,
-    history: Sequence[DealResult], target: int, rules: Rules = DEFAULT_RULES,
+    history: Sequence[DealResult], target: int, rules: Rules,
 ) -> RenderableType:
     """The summary of a finished deal under ``rules`` (the house rules it was played by), then the
     score sheet."""
