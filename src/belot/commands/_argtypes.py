@@ -10,19 +10,25 @@ from collections.abc import Callable
 
 from ..errors import shown as _shown
 from ..game import MAX_TARGET
+from ..tui.text import is_whole_number
+
+DIGITS_ONLY = "the digits 0-9 only"
 
 
 def whole(lo: int | None = None, hi: int | None = None, what: str = "a whole number") -> Callable[[str], int]:
-    """A whole number from ``lo`` to ``hi`` (no bound where None).  ``int()`` itself refuses more than
-    4,300 digits, so an unbounded one stays a number Python can print."""
+    """A whole number from ``lo`` to ``hi`` (no bound where None), in the digits 0-9 after an optional
+    ``-`` (`belot.tui.text.is_whole_number`: ``١``, ``1_000``, ``+5`` and `` 5`` are refused, which
+    ``int()`` takes); a ``-`` is read so that the range names what is wrong with ``-1``.  ``int()``
+    itself refuses more than 4,300 digits, so an unbounded one stays a number Python can print."""
     def parse(text: str) -> int:
+        if not is_whole_number(text, negative=True):
+            sign = ", after a - for a negative one" if lo is None or lo < 0 else ""
+            raise argparse.ArgumentTypeError(f"{_shown(text)} is not {what} ({DIGITS_ONLY}{sign})")
         try:
             value = int(text)
-        except ValueError:
-            digits = text.strip().lstrip("+-")
-            if digits.isascii() and digits.isdigit():  # past Python's limit on an int read from text
-                raise argparse.ArgumentTypeError(f"{what} has at most 4300 digits, not {len(digits)}") from None
-            raise argparse.ArgumentTypeError(f"{_shown(text)} is not {what}") from None
+        except ValueError:  # past Python's limit on an int read from text
+            digits = text.lstrip("-")
+            raise argparse.ArgumentTypeError(f"{what} has at most 4300 digits, not {len(digits)}") from None
         if (lo is not None and value < lo) or (hi is not None and value > hi):
             span = f"at most {hi}" if lo is None else f"{lo} or more" if hi is None else f"from {lo} to {hi}"
             raise argparse.ArgumentTypeError(f"{_shown(text, quote=False)} is not {what} {span}")
@@ -31,12 +37,16 @@ def whole(lo: int | None = None, hi: int | None = None, what: str = "a whole num
 
 
 def seconds(hi: float = math.inf, positive: bool = False) -> Callable[[str], float]:
-    """A finite number of seconds from 0 (above 0 when ``positive``) to ``hi``."""
+    """A finite number of seconds from 0 (above 0 when ``positive``) to ``hi``, written in ASCII
+    (``1.5``, ``.5``, ``2e-3``): ``float()`` also takes ``١``, ``1_0``, ``+2`` and `` 2 ``."""
     def parse(text: str) -> float:
         try:
+            if not text.isascii() or text != text.strip() or "_" in text or text.startswith("+"):
+                raise ValueError(text)
             value = float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{_shown(text)} is not a number of seconds") from None
+            raise argparse.ArgumentTypeError(f"{_shown(text)} is not a number of seconds "
+                                             "(the digits 0-9 and a decimal point, as in 0.5)") from None
         if not (math.isfinite(value) and 0 <= value <= hi) or (positive and value == 0):
             top = f" and at most {hi:g}" if math.isfinite(hi) else ""
             span = "above 0" + top if positive else f"from 0 to {hi:g}" if top else "0 or more"

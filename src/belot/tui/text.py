@@ -154,11 +154,25 @@ def typed(text: str) -> str:
     return shown(printable(text), quote=False)
 
 
+def is_whole_number(text: str, negative: bool = False) -> bool:
+    """Whether ``text`` is a whole number as a person types one: the digits 0-9 only, after one ``-``
+    where ``negative``. The one test of every number typed, at a prompt or on the command line:
+    `int` also takes ``١`` and ``٣`` (Arabic-Indic digits), ``1_000``, ``+5`` and `` 5 ``, and
+    ``²`` (AltGr+2) is a digit to `str.isdigit` but not to `int`.
+
+    >>> [is_whole_number(t) for t in ("07", "١", "1_000", "+5", " 5", "²", "-5", "")]
+    [True, False, False, False, False, False, False, False]
+    >>> is_whole_number("-5", negative=True), is_whole_number("-", negative=True)
+    (True, False)
+    """
+    digits = text[1:] if negative and text.startswith("-") else text
+    return digits.isascii() and digits.isdigit()
+
+
 def parse_number(text: str) -> int | None:
-    """A choice typed as a number, or None: ASCII digits only (``²`` from an AltGr key and ``٣`` are
-    digits to `str.isdigit` but not to `int`), and a number of more than nine digits is read as 10**9,
-    out of every range (`int` refuses 4,300 digits and more)."""
-    if not (text.isascii() and text.isdigit()):
+    """A choice typed as a number (`is_whole_number`), or None; a number of more than nine digits is
+    read as 10**9, out of every range (`int` refuses 4,300 digits and more)."""
+    if not is_whole_number(text):
         return None
     digits = text.lstrip("0") or "0"
     return int(digits) if len(digits) <= 9 else 10**9
