@@ -38,31 +38,31 @@ def test_r7_2_r7_3_the_declaration_table():
 
 
 def test_r7_6_contest_a_higher_tierce_wins():
-    assert contest(([decl("JS QS KS")], [decl("TH JH QH")])) == [20, 0]
+    assert contest(([decl("JS QS KS")], [decl("TH JH QH")]), rules=DEFAULT_RULES) == [20, 0]
 
 
 def test_r7_6_contest_b_top_card_beats_length():
     six_to_q = decl("7C 8C 9C TC JC QC")
     five_to_k = decl("9D TD JD QD KD")
-    assert contest(([six_to_q], [five_to_k])) == [0, 100]
+    assert contest(([six_to_q], [five_to_k]), rules=DEFAULT_RULES) == [0, 100]
 
 
 def test_r7_6_contest_c_equal_best_cancels_every_sequence():
-    assert contest(([decl("9S TS JS"), decl("7D 8D 9D")], [decl("9H TH JH")])) == [0, 0]
+    assert contest(([decl("9S TS JS"), decl("7D 8D 9D")], [decl("9H TH JH")]), rules=DEFAULT_RULES) == [0, 0]
 
 
 def test_r7_6_contest_d_sequences_and_carres_judged_separately():
-    got = contest(([decl("7S 8S 9S TS")], [decl("7C 8C 9C"), decl("QC QD QH QS")]))
+    got = contest(([decl("7S 8S 9S TS")], [decl("7C 8C 9C"), decl("QC QD QH QS")]), rules=DEFAULT_RULES)
     assert got == [50, 100]
 
 
 def test_r7_6_contest_e_and_f_carre_ranks():
-    assert contest(([decl("TC TD TH TS")], [decl("KC KD KH KS")])) == [100, 0]
-    assert contest(([decl("9C 9D 9H 9S")], [decl("AC AD AH AS")])) == [150, 0]
+    assert contest(([decl("TC TD TH TS")], [decl("KC KD KH KS")]), rules=DEFAULT_RULES) == [100, 0]
+    assert contest(([decl("9C 9D 9H 9S")], [decl("AC AD AH AS")]), rules=DEFAULT_RULES) == [150, 0]
 
 
 def test_r7_6_the_better_team_scores_all_its_declarations():
-    assert contest(([decl("9S TS JS QS"), decl("7D 8D 9D")], [decl("9H TH JH")])) == [70, 0]
+    assert contest(([decl("9S TS JS QS"), decl("7D 8D 9D")], [decl("9H TH JH")]), rules=DEFAULT_RULES) == [70, 0]
 
 
 def test_r7_4_carre_and_run_share_no_card_and_shorter_run_remains():
@@ -245,13 +245,13 @@ def _contest_reference(by_team: tuple[list[int], list[int]]) -> list[int]:
     points = [0, 0]
     seqs = [[DECLARATIONS[i] for i in ids if DECLARATIONS[i].kind != CARRE] for ids in by_team]
     carres = [[DECLARATIONS[i] for i in ids if DECLARATIONS[i].kind == CARRE] for ids in by_team]
-    best = [max((sequence_key(d) for d in s), default=None) for s in seqs]
+    best = [max((sequence_key(d, rules=DEFAULT_RULES) for d in s), default=None) for s in seqs]
     if best[0] is not None or best[1] is not None:
         if best[1] is None or (best[0] is not None and best[0] > best[1]):
             points[0] += sum(d.value for d in seqs[0])
         elif best[0] is None or best[1] > best[0]:
             points[1] += sum(d.value for d in seqs[1])
-    cbest = [max((carre_key(d) for d in c), default=-1) for c in carres]
+    cbest = [max((carre_key(d, rules=DEFAULT_RULES) for d in c), default=-1) for c in carres]
     if cbest[0] > cbest[1]:
         points[0] += sum(d.value for d in carres[0])
     elif cbest[1] > cbest[0]:
@@ -268,4 +268,4 @@ def test_r7_6_contest_equals_the_literal_reading_on_random_announcements():
     for _ in range(100_000):
         by_team = ([rng.randrange(NUM_DECLARATIONS) for _ in range(rng.choice([0, 0, 1, 1, 2, 3]))],
                    [rng.randrange(NUM_DECLARATIONS) for _ in range(rng.choice([0, 0, 1, 1, 2, 3]))])
-        assert contest(by_team) == _contest_reference(by_team), by_team
+        assert contest(by_team, rules=DEFAULT_RULES) == _contest_reference(by_team), by_team

@@ -11,7 +11,7 @@ from belot.auction import BID_BASE, KONTRA, PASS, REKONTRA
 from belot.bots import make_bot
 from belot.bots.heuristic import HeuristicBot, Knowledge, contract_margins
 from belot.cards import SUIT_MASKS, mask_of
-from belot.contracts import AT, NT, C, H, Rules, S
+from belot.contracts import AT, DEFAULT_RULES, NT, C, H, Rules, S
 from belot.declarations import best_declarations
 from belot.game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, Deal, deal_hands
 
@@ -54,7 +54,7 @@ def test_passes_a_weak_hand():
 
 def test_bids_no_trumps_with_three_aces():
     d = first_five({1: "AC TC AD AS 7H"})
-    margins = contract_margins(mask_of(cards("AC TC AD AS 7H")))
+    margins = contract_margins(mask_of(cards("AC TC AD AS 7H")), DEFAULT_RULES)
     assert max(range(6), key=lambda c: margins[c]) == NT
     assert BOT.act(d.view(1)) == CALL_BASE + BID_BASE + NT
 
@@ -258,8 +258,8 @@ def test_contract_margins_are_cached_and_cannot_be_changed():
     # tuple, so no caller can alter what the next one reads.
     hand = mask_of(cards("7C 8C 9C TC JC QC KC AC"))
     split = Rules.from_options(["OPT-EIGHT-SPLIT"])
-    fresh, fresh_split = contract_margins.__wrapped__(hand), contract_margins.__wrapped__(hand, split)
+    fresh, fresh_split = contract_margins.__wrapped__(hand, DEFAULT_RULES), contract_margins.__wrapped__(hand, split)
     assert fresh != fresh_split
-    assert contract_margins(hand) == fresh and contract_margins(hand, split) == fresh_split
+    assert contract_margins(hand, DEFAULT_RULES) == fresh and contract_margins(hand, split) == fresh_split
     assert contract_margins(hand, Rules.from_options(["OPT-EIGHT-SPLIT"])) is contract_margins(hand, split)
-    assert isinstance(contract_margins(hand), tuple) and contract_margins(hand) is contract_margins(hand)
+    assert isinstance(contract_margins(hand, DEFAULT_RULES), tuple) and contract_margins(hand, DEFAULT_RULES) is contract_margins(hand, DEFAULT_RULES)

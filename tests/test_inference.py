@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from belot import inference
 from belot.auction import parse_call
 from belot.cards import FULL_DECK, SUIT_MASKS, belote_partner, cards_of, mask_of, parse_card
-from belot.contracts import TABLES, H, S
+from belot.contracts import DEFAULT_RULES, TABLES, H, S
 from belot.declarations import DECLARATIONS, declaration_for_cards
 from belot.errors import RuleError
 from belot.game import BELOTE_BASE, CALL_BASE, PLAY, Deal, deal_hands
@@ -133,18 +133,18 @@ def test_r7_4_a_sequence_is_announced_whole() -> None:
     tierce = declaration_for_cards(cards("7C 8C 9C"))
     assert tierce is not None
     unseen = FULL_DECK
-    assert inference.declaration_fits(tierce, 0, unseen, 0, 0, 0, [])
+    assert inference.declaration_fits(tierce, 0, unseen, 0, 0, 0, [], rules=DEFAULT_RULES)
     # Holding (here: having played) TC would have made it a quarte.
-    assert not inference.declaration_fits(tierce, mask("TC"), unseen, 0, 0, 0, [])
+    assert not inference.declaration_fits(tierce, mask("TC"), unseen, 0, 0, 0, [], rules=DEFAULT_RULES)
     # ...unless TC is in a carré of tens announced before it.
     carre = declaration_for_cards(cards("TC TD TH TS"))
     assert carre is not None
-    assert inference.declaration_fits(tierce, mask("TC"), unseen, 0, mask("TD TH TS"), 0, [carre])
+    assert inference.declaration_fits(tierce, mask("TC"), unseen, 0, mask("TD TH TS"), 0, [carre], rules=DEFAULT_RULES)
     # A card serves in one declaration only; a card seen elsewhere cannot be in it.
     other = declaration_for_cards(cards("9C TC JC"))
     assert other is not None
-    assert not inference.declaration_fits(tierce, 0, unseen, 0, 0, 0, [other])
-    assert not inference.declaration_fits(tierce, 0, unseen & ~mask("8C"), 0, 0, 0, [])
+    assert not inference.declaration_fits(tierce, 0, unseen, 0, 0, 0, [other], rules=DEFAULT_RULES)
+    assert not inference.declaration_fits(tierce, 0, unseen & ~mask("8C"), 0, 0, 0, [], rules=DEFAULT_RULES)
 
 
 def test_candidates_are_the_declarations_of_each_kind() -> None:
@@ -222,10 +222,10 @@ def test_the_real_hands_satisfy_every_fact(seed: int) -> None:
         must, cannot = f.must[s], f.cannot[s]
         for i in d.declared[s]:
             dec = DECLARATIONS[i]
-            assert inference.declaration_fits(dec, f.played_by[s], f.unseen, cannot, must, 0, chosen)
+            assert inference.declaration_fits(dec, f.played_by[s], f.unseen, cannot, must, 0, chosen, rules=DEFAULT_RULES)
             chosen.append(dec)
             must |= dec.mask & ~f.played_by[s]
-            cannot |= inference.run_neighbours(dec) & f.unseen & ~must
+            cannot |= inference.run_neighbours(dec, rules=DEFAULT_RULES) & f.unseen & ~must
         assert hands[s] & cannot == 0 and must & ~hands[s] == 0
     rest = f.unseen & ~(f.must[0] | f.must[1] | f.must[2] | f.must[3])
     need = [f.sizes[s] - f.must[s].bit_count() if s != me else 0 for s in range(4)]

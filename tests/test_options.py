@@ -104,7 +104,7 @@ def test_surcontra_doubles_a_rekontra_to_x8():
     a = _auction([1 + 2, KONTRA, REKONTRA, KONTRA], surcontra=True)
     assert a.multiplier == 8 and a.calls[-1] == SURKONTRA
     assert not a.legal_mask() >> KONTRA & 1 and not a.legal_mask() >> REKONTRA & 1  # no fourth level
-    assert score_deal(2, 0, (92, 70), 8, 0).points == (128, 0)
+    assert score_deal(2, 0, (92, 70), 8, 0, rules=DEFAULT_RULES).points == (128, 0)
     a.apply(1 + 3)  # R3.4: a higher bid removes every level
     assert a.multiplier == 1
 
@@ -125,7 +125,7 @@ def test_eight_card_run_splits_into_quint_and_tierce():
     """OPT-EIGHT-SPLIT (R7.2): an 8-card run of clubs, nothing declared against it: 100, or 120."""
     hand = mask_of(cards("7C 8C 9C TC JC QC KC AC"))
     assert decl.declarable(hand, [], DEFAULT_RULES) == [seq(0, 0, 8)]
-    assert decl.contest(([seq(0, 0, 8)], [])) == [100, 0]
+    assert decl.contest(([seq(0, 0, 8)], []), rules=DEFAULT_RULES) == [100, 0]
     split = rules(EIGHT_SPLIT)
     assert sorted(decl.declarable(hand, [], split)) == sorted([seq(0, 3, 5), seq(0, 0, 3)])
     assert decl.declarable(hand, [seq(0, 3, 5)], split) == [seq(0, 0, 3)]
@@ -157,14 +157,14 @@ def test_carre_first_refuses_a_sequence_through_a_held_carre():
 def test_length_first():
     """R7.6 (b): 6-card quint to Q vs 5-card quint to K: the second team; OPT-LENGTH-FIRST: the first."""
     six_to_q, five_to_k = seq(0, 0, 6), seq(1, 2, 5)
-    assert decl.contest(([six_to_q], [five_to_k])) == [0, 100]
+    assert decl.contest(([six_to_q], [five_to_k]), rules=DEFAULT_RULES) == [0, 100]
     assert decl.contest(([six_to_q], [five_to_k]), rules(LENGTH_FIRST)) == [100, 0]
 
 
 def test_single_contest():
     """R7.6 (d): quarte vs tierce + carré of Q: 50 and 100; OPT-SINGLE-CONTEST: 0 and 120."""
     by_team = ([seq(0, 0, 4)], [seq(1, 0, 3), carre(5)])
-    assert decl.contest(by_team) == [50, 100]
+    assert decl.contest(by_team, rules=DEFAULT_RULES) == [50, 100]
     assert decl.contest(by_team, rules(SINGLE_CONTEST)) == [0, 120]
     # an exact tie cancels all of both: quarte to T vs quarte to T
     assert decl.contest(([seq(0, 0, 4)], [seq(1, 0, 4)]), rules(SINGLE_CONTEST)) == [0, 0]
@@ -174,7 +174,7 @@ def test_single_contest():
 
 def test_carre_rank():
     """R7.6 (e): carré T vs carré K: the tens; OPT-CARRE-RANK: the kings. (f) 9s beat aces either way."""
-    assert decl.contest(([carre(3)], [carre(6)])) == [100, 0]
+    assert decl.contest(([carre(3)], [carre(6)]), rules=DEFAULT_RULES) == [100, 0]
     assert decl.contest(([carre(3)], [carre(6)]), rules(CARRE_RANK)) == [0, 100]
     for r in (Rules(), rules(CARRE_RANK)):
         assert decl.contest(([carre(2)], [carre(7)]), r) == [150, 0]
@@ -184,7 +184,7 @@ def test_carre_rank():
 
 def test_nonzero():
     """OPT-NONZERO (R10, R11.1): ♦ made 158-4: B 16, D 0; with the option B 15, D 1."""
-    assert score_deal(1, 0, (158, 4), 1, 0).points == (16, 0)
+    assert score_deal(1, 0, (158, 4), 1, 0, rules=DEFAULT_RULES).points == (16, 0)
     assert score_deal(1, 0, (158, 4), 1, 0, rules(NONZERO)).points == (15, 1)
     assert score_deal(1, 0, (158, 4), 1, 7, rules(NONZERO)).points == (22, 1)  # the pot is unchanged
     assert score_deal(1, 0, (162, 0), 1, 0, rules(NONZERO)).points == (16, 0)  # no raw points, no point
@@ -192,7 +192,7 @@ def test_nonzero():
 
 def test_valat_no_double():
     """Section 4 row 24: ♠, kontra, 252 (valat) to 0: B 50; OPT-VALAT-NO-DOUBLE: 25."""
-    r = deal_result(3, 0, 2, 0, (162, 0), NONE, [], valat=0)
+    r = deal_result(3, 0, 2, 0, (162, 0), NONE, [], valat=0, rules=DEFAULT_RULES)
     assert r.totals == (252, 0) and r.points == (50, 0) and r.rounding() == 25
     r = deal_result(3, 0, 2, 0, (162, 0), NONE, [], valat=0, rules=rules(VALAT_NO_DOUBLE))
     assert r.points == (25, 0) and r.multiplier == 2 and r.stake == 1 and r.rounding() == (25, 0)
@@ -214,7 +214,7 @@ def _match_after_valat(r: Rules) -> Match:
     """140-100, team 1 (seats 0, 2) makes a valat in ♠: +25, 165-100."""
     m = Match(r)
     m.score = [140, 100]
-    m._close_deal(_Scored(deal_result(3, 0, 1, 0, (162, 0), NONE, [], valat=0)))  # type: ignore[arg-type]
+    m._close_deal(_Scored(deal_result(3, 0, 1, 0, (162, 0), NONE, [], valat=0, rules=DEFAULT_RULES)))  # type: ignore[arg-type]
     assert m.score == [165, 100]
     return m
 
@@ -222,7 +222,7 @@ def _match_after_valat(r: Rules) -> Match:
 def test_capot_rules():
     """R12.2 and OPT-CAPOT-NI: no win on a valat; next deal team 1 goes inside, team 2 takes 16:
     165-116, team 1 wins, but with OPT-CAPOT-NI (team 1 scored 0 in that deal) play goes on."""
-    inside = deal_result(2, 0, 1, 0, (66, 96), NONE, [], tricks=[0, 1] * 4)  # ♥ by team 1, 76-86
+    inside = deal_result(2, 0, 1, 0, (66, 96), NONE, [], tricks=[0, 1] * 4, rules=DEFAULT_RULES)  # ♥ by team 1, 76-86
     assert inside.points == (0, 16)
     for r, winner in ((Rules(), 0), (rules(CAPOT_NI), None)):
         m = _match_after_valat(r)
@@ -236,7 +236,7 @@ def test_capot_en_raises_the_target():
     172-109, team 1 wins."""
     m = _match_after_valat(rules(CAPOT_EN))
     assert m.winner is None and m.target == 166 and m.start_target == 151
-    made = deal_result(2, 1, 1, 0, (66, 96), NONE, [], tricks=[0, 1] * 4)  # ♥ by team 2, made 96-66
+    made = deal_result(2, 1, 1, 0, (66, 96), NONE, [], tricks=[0, 1] * 4, rules=DEFAULT_RULES)  # ♥ by team 2, made 96-66
     assert made.points == (7, 9)
     m._close_deal(_Scored(made))  # type: ignore[arg-type]
     assert m.score == [172, 109] and m.winner == 0

@@ -17,7 +17,7 @@ from belot.bots import make_bot
 from belot.bots.random_bot import announce_first
 from belot.bots.sampling import Knowledge, sample
 from belot.cards import FULL_DECK, cards_of, mask_of, parse_card
-from belot.contracts import SUPPORTED_OPTIONS, Rules, S
+from belot.contracts import DEFAULT_RULES, SUPPORTED_OPTIONS, Rules, S
 from belot.game import CALL_BASE, DECLARE_BASE, Deal, Match
 
 SPLIT = Rules.from_options(["OPT-EIGHT-SPLIT"])
@@ -57,12 +57,12 @@ CASES = [
 def test_announceable_follows_the_rules() -> None:
     """R7.2 / R7.4 examples of docs/rules.md section 6."""
     run8 = _mask("7C 8C 9C TC JC QC KC AC")
-    assert inference.announceable(run8, ["quint"]) is not None
-    assert inference.announceable(run8, ["quint", "tierce"]) is None
+    assert inference.announceable(run8, ["quint"], rules=DEFAULT_RULES) is not None
+    assert inference.announceable(run8, ["quint", "tierce"], rules=DEFAULT_RULES) is None
     assert inference.announceable(run8, ["quint", "tierce"], SPLIT) is not None
     assert all(d.length < 8 for d in inference.candidates("quint", SPLIT))
     kings = _mask("KC KD KH KS 9D TD JD QD")
-    assert inference.announceable(kings, ["quint"]) is not None
+    assert inference.announceable(kings, ["quint"], rules=DEFAULT_RULES) is not None
     assert inference.announceable(kings, ["quint"], CARRE_FIRST) is None
     assert inference.announceable(kings, ["quarte"], CARRE_FIRST) is not None
 

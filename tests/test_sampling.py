@@ -134,7 +134,7 @@ def _heuristic_auctions() -> tuple[tuple[SeatView, tuple[float, ...]], ...]:
     for d, _ in random_positions(400, 41, bot="heuristic"):
         if d.phase == "auction" and d.view(d.to_move).calls:
             view = d.view(d.to_move)
-            real = tuple(contract_margins(mask_of(d.dealt[s][:5]))[call - 1] for s, call in view.calls
+            real = tuple(contract_margins(mask_of(d.dealt[s][:5]), DEFAULT_RULES)[call - 1] for s, call in view.calls
                          if s != view.seat and 1 <= call <= 6)
             out.append((view, real))
     return tuple(out)
@@ -158,7 +158,7 @@ def test_auction_worlds_are_whole_deals_that_fit_the_calls() -> None:
             for s in range(4):
                 if s != view.seat:
                     total += 1
-                    fits += _calls_fit(first5[s], checks[s], 1.0)
+                    fits += _calls_fit(first5[s], checks[s], 1.0, DEFAULT_RULES)
             w = sample_auction(view, rng)
             assert all(h.bit_count() == 8 for h in w.hands)
             assert w.hands[0] | w.hands[1] | w.hands[2] | w.hands[3] == FULL_DECK
@@ -182,9 +182,9 @@ def test_exact_auction_fit_draws_bidders_as_strong_as_the_real_ones() -> None:
             checks = _auction_checks(view)
             for _ in range(3):
                 first5 = bidding_hands(view, rng, slack=slack)
-                fits += sum(_calls_fit(first5[s], checks[s], 0.0) for s in range(4) if s != view.seat)
+                fits += sum(_calls_fit(first5[s], checks[s], 0.0, DEFAULT_RULES) for s in range(4) if s != view.seat)
                 total += 3
-                drawn += [contract_margins(first5[s])[call - 1] for s, call in view.calls
+                drawn += [contract_margins(first5[s], DEFAULT_RULES)[call - 1] for s, call in view.calls
                           if s != view.seat and 1 <= call <= 6]
         mean_drawn = sum(drawn) / len(drawn)
         if slack == 0.0:

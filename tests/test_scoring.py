@@ -2,7 +2,7 @@
 
 import pytest
 
-from belot.contracts import AT, NT, C, D, H, S
+from belot.contracts import AT, DEFAULT_RULES, NT, C, D, H, S
 from belot.scoring import HANGING, DealScore, round_points, rounding_step, score_deal, whole_pot
 
 # (#, contract, multiplier, T(B), T(D), H, outcome, gp B, gp D, pot after)
@@ -41,7 +41,7 @@ def test_r9_r10_r11_worked_example(row, team):
     """docs/rules.md section 4, every row, with the contract team on either side."""
     _, contract, mult, tb, td, pot, outcome, gb, gd, after = row
     totals = (tb, td) if team == 0 else (td, tb)
-    s = score_deal(contract, team, totals, mult, pot)
+    s = score_deal(contract, team, totals, mult, pot, rules=DEFAULT_RULES)
     assert s.outcome == outcome
     assert s.points[team] == gb and s.points[1 - team] == gd
     assert s.pot == after
@@ -64,9 +64,9 @@ def test_r10_3_no_trumps_even_totals():
 
 
 def test_r10_4_hanging_split_defenders_down_pot_up():
-    s = score_deal(S, 0, (106, 106), 1, 0)
+    s = score_deal(S, 0, (106, 106), 1, 0, rules=DEFAULT_RULES)
     assert s.points == (0, 10) and s.pot == 11
-    s = score_deal(AT, 1, (154, 154), 1, 0)
+    s = score_deal(AT, 1, (154, 154), 1, 0, rules=DEFAULT_RULES)
     assert s.points == (15, 0) and s.pot == 16
 
 
@@ -75,46 +75,46 @@ def test_r10_5_game_points_add_up_to_the_whole_pot():
         total = (162, 162, 162, 162, 260, 258)[contract]
         for b in range(0, total + 1, 2 if contract == NT else 1):
             d = total - b
-            s = score_deal(contract, 0, (b, d), 1, 0)
+            s = score_deal(contract, 0, (b, d), 1, 0, rules=DEFAULT_RULES)
             assert s.points[0] + s.points[1] + s.pot == whole_pot(total), (contract, b)
 
 
 def test_r11_1_made_each_team_its_own_rounded_points():
-    assert score_deal(H, 0, (96, 66), 1, 0).points == (9, 7)
+    assert score_deal(H, 0, (96, 66), 1, 0, rules=DEFAULT_RULES).points == (9, 7)
 
 
 def test_r11_2_inside_everything_to_the_defenders():
-    assert score_deal(H, 1, (86, 76), 1, 0).points == (16, 0)  # team 1 bid, team 0 gets P
+    assert score_deal(H, 1, (86, 76), 1, 0, rules=DEFAULT_RULES).points == (16, 0)  # team 1 bid, team 0 gets P
 
 
 def test_r11_3_hanging_defenders_score_and_the_bidders_points_hang():
-    s = score_deal(C, 0, (81, 81), 1, 5)
+    s = score_deal(C, 0, (81, 81), 1, 5, rules=DEFAULT_RULES)
     assert s.outcome == "hanging" and s.points == (0, 8) and s.pot == 13
 
 
 def test_r11_5_pot_goes_to_the_team_that_gains_the_next_scored_deal():
-    assert score_deal(H, 0, (100, 62), 1, 8).points == (18, 6)  # made: to B
-    assert score_deal(H, 0, (62, 100), 1, 8).points == (0, 24)  # inside: to D
-    assert score_deal(H, 0, (62, 100), 2, 8).points == (0, 40)  # doubled: to the team with more
-    assert score_deal(C, 0, (81, 81), 1, 8).pot == 16  # accumulates over successive hangs
+    assert score_deal(H, 0, (100, 62), 1, 8, rules=DEFAULT_RULES).points == (18, 6)  # made: to B
+    assert score_deal(H, 0, (62, 100), 1, 8, rules=DEFAULT_RULES).points == (0, 24)  # inside: to D
+    assert score_deal(H, 0, (62, 100), 2, 8, rules=DEFAULT_RULES).points == (0, 40)  # doubled: to the team with more
+    assert score_deal(C, 0, (81, 81), 1, 8, rules=DEFAULT_RULES).pot == 16  # accumulates over successive hangs
 
 
 def test_r11_4_kontra_multiplies_everything():
-    assert score_deal(H, 0, (110, 72), 2, 0).points == (36, 0)
-    assert score_deal(AT, 1, (118, 140), 4, 0).points == (0, 104)
+    assert score_deal(H, 0, (110, 72), 2, 0, rules=DEFAULT_RULES).points == (36, 0)
+    assert score_deal(AT, 1, (118, 140), 4, 0, rules=DEFAULT_RULES).points == (0, 104)
 
 
 def test_rounding_step_is_the_r10_step_of_score_deal() -> None:
     """R10: each team rounds on its own when the contract is made or hangs (the hanging half of the
     contract team as "fewer", R10.4); inside or doubled deals are scored whole (R10.5)."""
     assert rounding_step(H, 0, (96, 66), 1) == (9, 7)  # docs/rules.md example 1, hearts made
-    assert score_deal(H, 0, (96, 66), 1, 0).points == (9, 7)
+    assert score_deal(H, 0, (96, 66), 1, 0, rules=DEFAULT_RULES).points == (9, 7)
     assert rounding_step(H, 0, (66, 96), 1) == 16  # inside: the whole pot to the defenders
-    assert score_deal(H, 0, (66, 96), 1, 0).points == (0, 16)
+    assert score_deal(H, 0, (66, 96), 1, 0, rules=DEFAULT_RULES).points == (0, 16)
     assert rounding_step(H, 1, (66, 96), 2) == 16  # kontra: whole, before the multiplier
-    assert score_deal(H, 1, (66, 96), 2, 0).points == (0, 32)
+    assert score_deal(H, 1, (66, 96), 2, 0, rules=DEFAULT_RULES).points == (0, 32)
     assert rounding_step(H, 0, (86, 86), 1) == (9, 8)  # hanging at u = 6: defenders down, pot half up
-    assert score_deal(H, 0, (86, 86), 1, 0) == DealScore(HANGING, (0, 8), 9)
+    assert score_deal(H, 0, (86, 86), 1, 0, rules=DEFAULT_RULES) == DealScore(HANGING, (0, 8), 9)
 
 
 def test_deal_result_builds_the_same_result_as_the_dataclass() -> None:

@@ -16,7 +16,6 @@ from .cards import ACE, CARD_NAMES, JACK, KING, NINE, NUM_CARDS, QUEEN, RANKS, S
 from .contracts import (
     CARRE_FIRST,
     CARRE_RANK,
-    DEFAULT_RULES,
     EIGHT_SPLIT,
     LENGTH_FIRST,
     SINGLE_CONTEST,
@@ -181,7 +180,7 @@ def best_declarations(hand: int, rules: Rules) -> list[int]:
     return best
 
 
-def sequence_key(d: Declaration, rules: Rules = DEFAULT_RULES) -> tuple[int, int]:
+def sequence_key(d: Declaration, rules: Rules) -> tuple[int, int]:
     """R7.6: quint > quarte > tierce, then the top card; a 6-8 card quint is just a quint.
     `OPT-LENGTH-FIRST`: the number of cards first (8 > 7 > ... > 3), then the top card."""
     if rules.options and LENGTH_FIRST in rules.options:
@@ -193,7 +192,7 @@ def sequence_key(d: Declaration, rules: Rules = DEFAULT_RULES) -> tuple[int, int
 _CARRE_RANK_ORDER = {JACK: 6, NINE: 5, ACE: 4, KING: 3, QUEEN: 2, TEN: 1}
 
 
-def carre_key(d: Declaration, rules: Rules = DEFAULT_RULES) -> int:
+def carre_key(d: Declaration, rules: Rules) -> int:
     if rules.options and CARRE_RANK in rules.options:
         return _CARRE_RANK_ORDER[d.rank]
     return TRUMP_STRENGTH[d.rank]  # R7.6: J > 9 > A > T > K > Q
@@ -206,12 +205,13 @@ def _single_key(d: Declaration, rules: Rules) -> tuple[int, int, tuple[int, ...]
     return (d.value, 0, sequence_key(d, rules))
 
 
-def contest(by_team: tuple[list[int], list[int]], rules: Rules = DEFAULT_RULES) -> list[int]:
+def contest(by_team: tuple[list[int], list[int]], rules: Rules) -> list[int]:
     """Declaration points that count for each team (R7.6, R7.8).
 
     >>> q = _SEQ_IDS[(0, 0, 4)]                            # quarte 7C-TC
     >>> t, cq = _SEQ_IDS[(1, 0, 3)], _CARRE_IDS[QUEEN]     # tierce 7D-9D, carré of queens
-    >>> contest(([q], [t, cq]))                            # RULES section 4 (d)
+    >>> from belot.contracts import DEFAULT_RULES
+    >>> contest(([q], [t, cq]), DEFAULT_RULES)             # RULES section 4 (d)
     [50, 100]
     >>> contest(([q], [t, cq]), Rules(("OPT-SINGLE-CONTEST",)))
     [0, 120]
@@ -273,6 +273,7 @@ def counted(declared: tuple[tuple[int, ...], ...] | list[list[int]], rules: Rule
     ``rules`` has no default, as for `best_declarations`.
 
     >>> q, t = _SEQ_IDS[(0, 0, 4)], _SEQ_IDS[(1, 0, 3)]     # quarte 7C-TC beats tierce 7D-9D
+    >>> from belot.contracts import DEFAULT_RULES
     >>> counted(([q], [t], [], []), DEFAULT_RULES)
     [[True], [False], [], []]
     """

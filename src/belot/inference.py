@@ -31,7 +31,7 @@ from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from .cards import FULL_DECK, NINE, belote_partner, mask_of
-from .contracts import CARRE_FIRST, DEFAULT_RULES, EIGHT_SPLIT, TABLES, Rules
+from .contracts import CARRE_FIRST, EIGHT_SPLIT, TABLES, Rules
 from .declarations import DECLARATIONS, KINDS, Declaration, declarable
 from .game import SeatView
 from .play import beats, legal_cards
@@ -175,7 +175,7 @@ CANDIDATES: dict[str, tuple[Declaration, ...]] = {
 _SPLIT_QUINTS = tuple(d for d in CANDIDATES["quint"] if d.length < 8)
 
 
-def candidates(kind: str, rules: Rules = DEFAULT_RULES) -> tuple[Declaration, ...]:
+def candidates(kind: str, rules: Rules) -> tuple[Declaration, ...]:
     """The declarations of ``kind`` a seat may announce under ``rules``: `CANDIDATES`, less the
     8-card quint under `OPT-EIGHT-SPLIT` (R7.2: the run is announced as a quint and a tierce)."""
     if rules.options and EIGHT_SPLIT in rules.options and kind == "quint":
@@ -195,7 +195,7 @@ def _is_split_part(d: Declaration) -> int:
     return 0
 
 
-def run_neighbours(d: Declaration, rules: Rules = DEFAULT_RULES) -> int:
+def run_neighbours(d: Declaration, rules: Rules) -> int:
     """The cards just below and above a sequence (none for a carré): a run is announced whole, so
     its holder cannot hold them unless a carré it announced before uses them (R7.4).
 
@@ -218,15 +218,16 @@ def run_neighbours(d: Declaration, rules: Rules = DEFAULT_RULES) -> int:
     return m
 
 
-def announceable(hand: int, kinds: Sequence[str], rules: Rules = DEFAULT_RULES,
+def announceable(hand: int, kinds: Sequence[str], rules: Rules,
                  prefer: Sequence[int] = ()) -> list[int] | None:
     """Ids the holder of the eight cards ``hand`` could have announced, in order, with these
     ``kinds`` (R7.4 under ``rules``, by `declarations.declarable` itself), trying the ids of
     ``prefer`` first; None when no announcement of those kinds is legal from the hand.
 
     >>> from belot.cards import parse_card
+    >>> from belot.contracts import DEFAULT_RULES
     >>> h = sum(1 << parse_card(c) for c in "7C 8C 9C TC JC QC KC AC".split())
-    >>> announceable(h, ["quint", "tierce"]) is None, announceable(h, ["quint", "tierce"], Rules(("OPT-EIGHT-SPLIT",)))
+    >>> announceable(h, ["quint", "tierce"], DEFAULT_RULES) is None, announceable(h, ["quint", "tierce"], Rules(("OPT-EIGHT-SPLIT",)))
     (True, [14, 0])
     """
     ids: list[int] = []
@@ -248,7 +249,7 @@ def announceable(hand: int, kinds: Sequence[str], rules: Rules = DEFAULT_RULES,
 
 def declaration_fits(
     d: Declaration, played: int, unseen: int, cannot: int, must: int, taken: int,
-    chosen: Sequence[Declaration], rules: Rules = DEFAULT_RULES,
+    chosen: Sequence[Declaration], rules: Rules,
 ) -> bool:
     """Whether a seat could have announced ``d`` after its declarations ``chosen`` (R7.4, R7.5).
 

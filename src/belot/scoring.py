@@ -4,7 +4,8 @@
 deal (card points, tricks, declarations, belotes, contract, multiplier, pot) into its `DealResult`;
 `Deal`, the bots' search and the observation encoder all score through them.
 
->>> score_deal(2, 0, (96, 66), 1, 0).points   # docs/rules.md example 1: hearts, 96-66, made
+>>> from belot.contracts import DEFAULT_RULES
+>>> score_deal(2, 0, (96, 66), 1, 0, DEFAULT_RULES).points   # docs/rules.md example 1: hearts, 96-66, made
 (9, 7)
 """
 
@@ -17,7 +18,6 @@ from . import declarations as decl
 from .contracts import (
     AT,
     CONTRACT_NAMES,
-    DEFAULT_RULES,
     LAST_TRICK_BONUS,
     NO_CONTRACT,
     NONZERO,
@@ -125,7 +125,8 @@ def deal_result(
     belotes: Sequence[int],
     tricks: Sequence[int] = (),
     valat: int | None = None,
-    rules: Rules = DEFAULT_RULES,
+    *,
+    rules: Rules,
 ) -> DealResult:
     """The result of a played deal from its public facts (R9.1, then `score_deal`).
 
@@ -136,7 +137,8 @@ def deal_result(
     given; a search that knows only that one team takes every trick left passes ``valat``.
     ``rules`` are the options in force (R7.6's contest options, `OPT-NONZERO`, `OPT-VALAT-NO-DOUBLE`).
 
-    >>> r = deal_result(2, 0, 1, 0, (86, 76), [[], [], [], []], [0], tricks=[0, 1] * 4)
+    >>> from belot.contracts import DEFAULT_RULES
+    >>> r = deal_result(2, 0, 1, 0, (86, 76), [[], [], [], []], [0], tricks=[0, 1] * 4, rules=DEFAULT_RULES)
     >>> r.totals, r.outcome, r.points   # hearts: 86 + belote 20 against 76
     ((106, 76), 'made', (10, 8))
     """
@@ -224,13 +226,14 @@ class DealScore:
 
 
 def score_deal(contract: int, team: int, totals: tuple[int, int], multiplier: int, pot: int,
-               rules: Rules = DEFAULT_RULES) -> DealScore:
+               rules: Rules) -> DealScore:
     """Game points for a finished deal (R9.2, R10, R11).
 
     ``team`` is the contract team, ``totals`` the raw totals of R9.1 per team, ``pot`` the hanging
     pot carried in (H).
 
-    >>> score_deal(1, 0, (158, 4), 1, 0).points, score_deal(1, 0, (158, 4), 1, 0, Rules(("OPT-NONZERO",))).points
+    >>> from belot.contracts import DEFAULT_RULES
+    >>> score_deal(1, 0, (158, 4), 1, 0, DEFAULT_RULES).points, score_deal(1, 0, (158, 4), 1, 0, Rules(("OPT-NONZERO",))).points
     ((16, 0), (15, 1))
     """
     return DealScore(*_score_deal(contract, team, totals, multiplier, pot, rules))

@@ -23,7 +23,7 @@ from typing import Any
 from . import declarations as decl
 from .auction import CALL_NAMES
 from .cards import CARD_NAMES
-from .contracts import CONTRACT_NAMES, DEFAULT_RULES, Rules
+from .contracts import CONTRACT_NAMES, Rules
 from .game import (
     AUCTION,
     BELOTE_BASE,
@@ -76,7 +76,7 @@ def seen_action(action: int, actor: int, viewer: Viewer, deal_over: bool = False
 # -- views --------------------------------------------------------------------------------------
 
 
-def result_json(r: DealResult, rules: Rules = DEFAULT_RULES) -> dict[str, Any]:
+def result_json(r: DealResult, rules: Rules) -> dict[str, Any]:
     """docs/record-format.md's deal result, plus every announced declaration by its cards, by seat: once
     the deal is over the details are public (R7.5); ``declared_detail`` gives each one's kind, value
     and whether it counted (R7.6, `belot.declarations.counted`)."""

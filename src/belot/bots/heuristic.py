@@ -21,7 +21,7 @@ import functools
 
 from ..auction import BID_BASE, KONTRA, PASS, REKONTRA
 from ..cards import ACE, JACK, KING, NINE, QUEEN, SUIT_MASKS, TEN, cards_of, mask_of
-from ..contracts import AT, DEFAULT_RULES, NT, TABLES, ContractTable, Rules, is_suit_contract
+from ..contracts import AT, NT, TABLES, ContractTable, Rules, is_suit_contract
 from ..declarations import DECLARATIONS, best_declarations
 from ..game import AUCTION, BELOTE_BASE, CALL_BASE, SeatView
 from ..inference import facts
@@ -117,14 +117,14 @@ def at_strength(hand: int) -> float:
     return v
 
 
-def declaration_bonus(hand: int, rules: Rules = DEFAULT_RULES) -> float:
+def declaration_bonus(hand: int, rules: Rules) -> float:
     """Declarations already in the hand count in suit and AT contracts (R7.1), not in NT."""
     points = sum(DECLARATIONS[i].value for i in best_declarations(hand, rules))
     return points / 25.0
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def contract_margins(hand: int, rules: Rules = DEFAULT_RULES) -> tuple[float, ...]:
+def contract_margins(hand: int, rules: Rules) -> tuple[float, ...]:
     """For each contract C D H S NT AT: strength minus its bidding threshold.
 
     Cached: the search bots' samplers ask it of the same five cards again and again (a world is

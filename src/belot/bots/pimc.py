@@ -27,7 +27,7 @@ from collections.abc import Callable
 from .. import declarations as decl
 from ..auction import BID_BASE, KONTRA, PASS, REKONTRA
 from ..cards import ACE, FULL_DECK, JACK, NINE, QUEEN, SUIT_MASKS, TEN, cards_of, mask_of
-from ..contracts import AT, DEFAULT_RULES, NT, TABLES, VALAT_BONUS, Rules
+from ..contracts import AT, NT, TABLES, VALAT_BONUS, Rules
 from ..floats import total
 from ..game import BELOTE_BASE, CALL_BASE, DECLARE_BASE, SeatView
 from ..scoring import BELOTE_POINTS, deal_result, score_deal, trick_points
@@ -243,7 +243,7 @@ class PimcBot:
         (each card's deal score in each world so far) is for bots that stop by the scores."""
         return worlds < self.max_worlds and (worlds < self.min_worlds or nodes < self.play_nodes)
 
-    def _declarations(self, view: SeatView, w: World, rules: Rules = DEFAULT_RULES) -> list[list[int]]:
+    def _declarations(self, view: SeatView, w: World, rules: Rules) -> list[list[int]]:
         """The declaration ids each seat announces in world ``w`` (contested by `deal_result`)."""
         ids: list[list[int]] = [list(x) for x in w.declarations]
         ids[view.seat] = list(view.own_declarations)

@@ -28,7 +28,7 @@ from .. import declarations as decl
 from .. import inference
 from ..auction import KONTRA, PASS
 from ..cards import SUIT_MASKS, cards_of, mask_of
-from ..contracts import CARRE_FIRST, DEFAULT_RULES, EIGHT_SPLIT, TABLES, ContractTable, Rules
+from ..contracts import CARRE_FIRST, EIGHT_SPLIT, TABLES, ContractTable, Rules
 from ..game import SeatView
 from ..play import legal_cards
 from .heuristic import KONTRA_THRESHOLD, choose_card, contract_margins, defence_strength
@@ -61,7 +61,7 @@ class Knowledge:
     call_budget: int = 0  # then draws left in which it may reject worlds that misfit the calls or signals
     signals: list[DiscardSignal] = field(default_factory=list)  # the partner's discards (`signals_plausible`)
     signal_eps: float = 1.0  # chance of keeping a world for each discard signal it contradicts
-    rules: Rules = DEFAULT_RULES  # the options in force (declarations under R7.2/R7.4 options, bidding)
+    rules: Rules = field(kw_only=True)  # the options in force (declarations under R7.2/R7.4 options, bidding)
 
     @property
     def reads(self) -> bool:
@@ -354,7 +354,7 @@ def sample(k: Knowledge, rng: random.Random, tries: int = 200) -> World:
 
 
 def _calls_fit(hand5: int, calls: list[tuple[int, bool, int]], slack: float,
-               rules: Rules = DEFAULT_RULES) -> bool:
+               rules: Rules) -> bool:
     """Whether a sensible player (the `heuristic` bidding model) with ``hand5`` might make ``calls``.
 
     Each call is (contract standing before it (-1: none), whether the caller's team holds it,
