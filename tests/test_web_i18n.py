@@ -28,7 +28,7 @@ I18N = ROOT / "src" / "belot" / "i18n"
 # English message are enough.
 PERSON_CODES = [
     "spectator", "bad_token", "not_your_turn", "illegal", "not_started", "match_over", "stale", "no_table",
-    "seat_taken", "not_human_seat", "table_full", "seat_reserved", "rematch_taken", "in_progress", "not_finished",
+    "seat_taken", "not_human_seat", "table_full", "seat_reserved", "rematch_taken", "not_offered", "in_progress", "not_finished",
     "bad_request", "too_many_connections", "too_many_tables", "too_many_bot_tables", "too_many_analyses", "storage_error",
     "name_taken", "bad_password", "name_registered", "too_many_accounts", "bad_login", "too_many_logins",
     "not_logged_in", "not_your_table", "seat_free", "no_account", "moved",

@@ -36,7 +36,7 @@ from starlette.concurrency import run_in_threadpool
 from . import ratings
 from .errors import TableError
 from .names import BadName, clean_name, clean_stored_name
-from .requests import Body, CreateTable, parse
+from .requests import Body, parse, rematch_request
 from .seats import token_hash
 from .settings import FINISHED
 from .storage import (
@@ -521,7 +521,7 @@ def add_routes(app: FastAPI, lobby: Lobby, accounts: Accounts, body_of: Callable
         new = lobby.get(new_id) if new_id else None
         if new_id is None:
             # every setting, as stored (the house rules were left out, and the rematch played without them)
-            request_body = CreateTable.model_validate(table.settings.to_json())
+            request_body = rematch_request(table.settings)
             people = {i for i, st in enumerate(table.seats) if st.is_human and st.token_hash is not None} | set(links)
             try:
                 new, _, _ = lobby.create(request_body, address_of(request), rematch_of=table_id, keep=people)

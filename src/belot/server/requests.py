@@ -12,7 +12,9 @@ from typing import Any, TypeVar
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from ..bots import bot_names
 from ..contracts import Rules
+from ..errors import shown
 from .errors import TableError
 from .names import BadName, clean_name
 from .settings import HUMAN, MAX_TARGET, Settings, default_bot, seat_kind
@@ -79,6 +81,31 @@ class CreateTable(Body):
         s.substitute = self.substitute or default_bot()
         s.options = list(self.options or [])
         return s
+
+
+def rematch_request(settings: Settings) -> CreateTable:
+    """The request that creates the rematch of a finished table played under ``settings``, as stored.
+
+    A stored table may name what this server no longer offers: a bot level removed since it was
+    played (or any name that is no bot level here), a bound tightened since.  The rematch is then
+    refused with 409 ``not_offered`` naming the setting (``detail.field``, and ``detail.bot`` for a
+    bot), and nothing is created: the players create a new table instead.
+    """
+    for field, kind in [*((f"seats[{i}]", k) for i, k in enumerate(settings.seats)), ("substitute", settings.substitute)]:
+        if kind == HUMAN and field != "substitute":
+            continue
+        try:
+            seat_kind(kind)
+        except ValueError:
+            known = ", ".join(f"bot:{n}" for n in bot_names())
+            raise TableError("not_offered", f"{field}: {shown(kind)} is not a bot level of this server any more "
+                             f"({known}); create a new table", 409,
+                             detail={"field": field, "bot": kind if isinstance(kind, str) else None}) from None
+    try:
+        return CreateTable.model_validate(settings.to_json())
+    except ValidationError as e:  # a setting stored under older bounds
+        raise TableError("not_offered", f"this server no longer takes the finished table's {describe(e)}; "
+                         "create a new table", 409, detail=detail_of(e)) from None
 
 
 class JoinSeat(Body):
@@ -160,4 +187,5 @@ def detail_of(e: ValidationError | RequestValidationError) -> dict[str, Any]:
     return detail
 
 
-__all__ = ["ActionRequest", "Body", "CreateTable", "JoinSeat", "LeaveSeat", "describe", "detail_of", "parse"]
+__all__ = ["ActionRequest", "Body", "CreateTable", "JoinSeat", "LeaveSeat", "describe", "detail_of", "parse",
+           "rematch_request"]
