@@ -288,3 +288,36 @@ def test_keys_typed_before_a_prompt_do_not_answer_it(tmp_path: Path) -> None:
     assert p.finish() == 0
     match = load(str(p.saved_path()))
     assert len(match.view(0).hand) == 7  # one card played, not two
+
+
+@pytest.mark.parametrize("stop", ["tui.prompt.call", "tui.prompt.card", "tui.prompt.continue"])
+def test_ctrl_d_mid_game_says_it_is_saved_and_exits_1_not_as_a_finished_game(tmp_path: Path, stop: str) -> None:
+    """Ctrl-D (the end of input) at a prompt ended the program with status 0, as if the match were
+    over: it stops as Ctrl-C does, saying every action is saved and how to go on, with status 1 (a
+    script that feeds the game its moves sees that they ran out before the match did)."""
+    p = Player(tmp_path, "--seed", "21", "--target", "41")
+    p.play(stop=stop, count=2 if stop == "tui.prompt.card" else 1)
+    p.child.sendeof()
+    assert p.finish() == 1
+    after = p.text.rpartition(" > ")[2]
+    assert t("tui.input_ended", "en") in after and "Every action so far is saved." in after
+    assert f"belot play --resume {p.saved_path()} --lang en" in after
+    q = Player(tmp_path, "--resume", str(p.saved_path()))
+    assert q.next_prompt() == stop  # the same prompt, asked again
+    q.child.sendline("quit")
+    assert q.finish() == 0  # quit is the player's choice: status 0
+
+
+def test_ctrl_d_at_play_again_after_the_match_is_a_no(tmp_path: Path) -> None:
+    """The match is over and saved: the end of input there is "no", status 0."""
+    p = Player(tmp_path, "--seed", "5", "--target", "1")
+    p.play(stop="tui.prompt.again")
+    p.child.sendeof()
+    assert p.finish() == 0
+    assert t("tui.input_ended", "en") not in p.text
+
+
+def test_the_help_lists_the_exit_statuses() -> None:
+    out = subprocess.run([sys.executable, "-m", "belot", "play", "--help"], capture_output=True, text=True,
+                         env=dict(os.environ, COLUMNS="400"), check=True)
+    assert "exit status: 0 when the match ended or you typed quit; 130 on Ctrl-C; 1 when the input ended (Ctrl-D)" in out.stdout

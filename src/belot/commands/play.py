@@ -18,7 +18,10 @@ PROG = "belot play"
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("play", help="play a match against the bots in the terminal")
+    p = sub.add_parser("play", help="play a match against the bots in the terminal",
+                       epilog="exit status: 0 when the match ended or you typed quit; 130 on Ctrl-C; 1 when "
+                              "the input ended (Ctrl-D) before the match did, or a bot broke a rule; 2 for "
+                              "a bad argument or a file belot play cannot use (docs/terminal.md)")
     p.add_argument("--lang", choices=("tr", "bg", "en"), help="language (default: from the locale, else English)")
     p.add_argument("--partner", metavar="BOT", help="your partner's bot: random, heuristic, pimc or expert (default: the strongest fast bot)")
     p.add_argument("--opponents", metavar="BOT", help="the opponents' bot, as for --partner")

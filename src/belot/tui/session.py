@@ -237,8 +237,9 @@ class Game:
     # -- the match -----------------------------------------------------------------------------
 
     def run(self) -> int:
-        """Play to the end of the match; 0 when it ended or the player quit, 130 on Ctrl-C, 2 when the
-        game could not be saved (as every command for a file it cannot use), 1 when a bot broke a rule."""
+        """Play to the end of the match; 0 when it ended or the player quit, 130 on Ctrl-C, 1 at the end
+        of input (Ctrl-D, or a script's moves ran out) or when a bot broke a rule, 2 when the game could
+        not be saved (as every command for a file it cannot use)."""
         try:
             self.loop()
         except KeyboardInterrupt:
@@ -246,7 +247,12 @@ class Game:
             self.say("tui.interrupted", style="bold yellow")
             self.say("tui.resume_hint", command=self.resume_command())
             return 130
-        except (Quit, EOFError):
+        except EOFError:  # not "quit": the match is not over, and who feeds the input should know
+            self.console.print()
+            self.say("tui.input_ended", style="bold yellow")
+            self.say("tui.resume_hint", command=self.resume_command())
+            return 1
+        except Quit:
             self.console.print()
             self.say("tui.saved_at", path=self.path)
             self.say("tui.resume_hint", command=self.resume_command())
