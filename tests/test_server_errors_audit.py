@@ -76,3 +76,26 @@ def test_a_rematch_request_names_each_setting_no_longer_offered() -> None:
         assert (e.value.code, e.value.status, e.value.detail["field"]) == ("not_offered", 409, field), e.value.message
         assert e.value.detail.get("bot") == bot
     assert rematch_request(Settings(seats=human)).seats == human
+
+
+# -- a password too long ----------------------------------------------------------------------------
+
+def test_a_password_too_long_is_refused_naming_the_limit(tmp_path: Path) -> None:
+    """A password over 256 characters was refused as a ``bad_request`` of reason ``invalid`` with no
+    limit given; now ``bad_password`` names the bound and the side of it, as a short one does.  At a
+    login it is refused before it is counted as a failed one (no account has such a password)."""
+    with make_client(tmp_path) as client:
+        for _ in range(3):
+            r = client.post("/api/accounts", json={"name": "Ayşe", "password": "x" * 257})
+            assert r.status_code == 400, r.text
+            assert r.json()["error"]["code"] == "bad_password"
+            assert r.json()["error"]["detail"] == {"limit": 256, "reason": "too_long"}
+            assert "256" in r.json()["error"]["message"]
+        r = client.post("/api/accounts", json={"name": "Ayşe", "password": "short"})
+        assert r.status_code == 400 and r.json()["error"]["detail"] == {"limit": 8, "reason": "too_short"}
+        assert client.post("/api/accounts", json={"name": "Ayşe", "password": "y" * 256}).status_code == 201
+        client.post("/api/logout")
+        for _ in range(6):  # more than the 5 failed logins allowed
+            r = client.post("/api/login", json={"name": "Ayşe", "password": "y" * 257})
+            assert r.status_code == 400 and r.json()["error"]["detail"] == {"limit": 256, "reason": "too_long"}, r.text
+        assert client.post("/api/login", json={"name": "ayşe", "password": "y" * 256}).status_code == 200

@@ -29,7 +29,7 @@ import sqlalchemy as sa
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import FastAPI, Request, Response
-from pydantic import Field, field_validator
+from pydantic import field_validator
 from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
 
@@ -65,11 +65,25 @@ def name_key(name: str) -> str:
     return name.casefold()
 
 
+def check_password(password: str, new: bool) -> None:
+    """Refuse a password no account can have: over `MAX_PASSWORD` characters, or (``new``: one being
+    registered) under `MIN_PASSWORD`; TableError ``bad_password`` (400) whose ``detail`` names the
+    bound (``limit``) and which side of it (``reason``: ``too_long`` / ``too_short``).  A login is
+    refused too long the same way, before it is counted or hashed: no password of an account is."""
+    if len(password) > MAX_PASSWORD:
+        raise TableError("bad_password", f"a password has at most {MAX_PASSWORD} characters, not {len(password)}",
+                         400, detail={"limit": MAX_PASSWORD, "reason": "too_long"})
+    if new and len(password) < MIN_PASSWORD:
+        raise TableError("bad_password", f"a password has at least {MIN_PASSWORD} characters", 400,
+                         detail={"limit": MIN_PASSWORD, "reason": "too_short"})
+
+
 class Credentials(Body):
-    """``POST /api/accounts`` and ``POST /api/login``: a name and a password."""
+    """``POST /api/accounts`` and ``POST /api/login``: a name and a password (its length is checked
+    by `check_password`, so that a refusal names the bound)."""
 
     name: str
-    password: str = Field(..., max_length=MAX_PASSWORD)
+    password: str
 
     @field_validator("name")
     @classmethod
@@ -230,9 +244,7 @@ class Accounts:
     # -- accounts and sessions ------------------------------------------------------------------
 
     def register(self, name: str, password: str) -> Account:
-        if len(password) < MIN_PASSWORD:
-            raise TableError("bad_password", f"a password has at least {MIN_PASSWORD} characters", 400,
-                             detail={"limit": MIN_PASSWORD})
+        check_password(password, new=True)
         if self.by_name(name) is not None:
             raise TableError("name_taken", f"there is already an account named {name!r}", 409)
         hashed = HASHER.hash(password)
@@ -450,6 +462,7 @@ def add_routes(app: FastAPI, lobby: Lobby, accounts: Accounts, body_of: Callable
     @app.post("/api/login")
     async def login(request: Request, response: Response) -> dict[str, Any]:
         body = parse(Credentials, await body_of(request))
+        check_password(body.password, new=False)
         account = await run_in_threadpool(accounts.login, body.name, body.password, address_of(request))
         set_cookie(response, request, accounts.new_session(account))
         return {"account": account.to_json()}
@@ -550,4 +563,4 @@ def _table(lobby: Lobby, table_id: str) -> Table:
     return table
 
 
-__all__ = ["COOKIE", "Account", "Accounts", "Credentials", "LoginLimiter", "add_routes", "name_key"]
+__all__ = ["COOKIE", "Account", "Accounts", "Credentials", "LoginLimiter", "add_routes", "check_password", "name_key"]

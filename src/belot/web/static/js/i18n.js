@@ -99,6 +99,10 @@ export function errorText(e) {
       if (d.reason === "waiting" && d.limit) return t("web.errors.tables_waiting", { limit: d.limit });
       if (d.reason === "created" && d.limit) return t("web.errors.tables_per_minute", { limit: d.limit, wait });
       return t("web.errors.too_many_tables");
+    case "bad_password":
+      if (d.reason === "too_long" && d.limit) return t("web.errors.password_too_long", { limit: d.limit });
+      if (d.reason === "too_short" && d.limit) return t("web.errors.password_too_short", { limit: d.limit });
+      return t("web.errors.bad_password");
     case "bad_request":
       if (d.reason === "character" && d.char) return t("web.errors.name_character", { char: d.char });
       if (d.reason === "nothing_visible") return t("web.errors.name_invisible");
