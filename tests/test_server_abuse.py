@@ -344,8 +344,8 @@ def test_an_unknown_route_or_method_is_named_in_its_error(tmp_path: Path, no_tra
         assert "'DELETE'" in message and "'/api/tables'" in message, message
         message = error_of(client.put("/api/health"), 405, "bad_method")
         assert "'PUT'" in message and "it takes GET" in message, message
-        r = client.request("OPTIONS", "/api/tables")  # two routes, GET and POST: both are named
-        assert "it takes GET, POST" in error_of(r, 405, "bad_method") and r.headers["allow"] == "GET, POST"
+        r = client.request("OPTIONS", "/api/tables")  # two routes, GET (so HEAD too) and POST: all are named
+        assert "it takes GET, HEAD, POST" in error_of(r, 405, "bad_method") and r.headers["allow"] == "GET, HEAD, POST"
 
 # -- 3. connections -----------------------------------------------------------------------------
 

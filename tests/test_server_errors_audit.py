@@ -99,3 +99,33 @@ def test_a_password_too_long_is_refused_naming_the_limit(tmp_path: Path) -> None
             r = client.post("/api/login", json={"name": "Ayşe", "password": "y" * 257})
             assert r.status_code == 400 and r.json()["error"]["detail"] == {"limit": 256, "reason": "too_long"}, r.text
         assert client.post("/api/login", json={"name": "ayşe", "password": "y" * 256}).status_code == 200
+
+
+# -- HEAD -------------------------------------------------------------------------------------------
+
+def test_head_is_answered_as_get_without_a_body(tmp_path: Path) -> None:
+    """RFC 9110 9.3.2: HEAD of any GET route (pages, static files, ``GET /api/...``) has the GET's
+    status and headers and no body; it was 405 everywhere but the static files."""
+    with make_client(tmp_path) as client:
+        table_id = client.post("/api/tables", json={}).json()["table"]["id"]
+        paths = ["/", f"/t/{table_id}", f"/replay/{table_id}", "/u/Ayşe", "/leaderboard", "/account", "/no/such/page",
+                 "/static/js/i18n.js", "/api/health", "/api/bots", "/api/tables", "/api/tables?all=1&limit=2",
+                 f"/api/tables/{table_id}", f"/api/tables/{table_id}/state", f"/api/tables/{table_id}/record",
+                 "/api/tables/nosuchtable", "/api/i18n/tr", "/api/i18n/xx", "/api/leaderboard", "/api/me",
+                 "/api/users/nobody", "/api/openapi.json", "/api/nope"]
+        for path in paths:
+            get, head = client.get(path), client.head(path)
+            assert head.status_code == get.status_code, (path, head.status_code, get.status_code)
+            assert head.content == b"", path
+            for header in ("content-type", "content-length"):
+                assert head.headers.get(header) == get.headers.get(header), (path, header)
+        assert client.head("/api/tables/nosuchtable").status_code == 404
+        # A path without GET refuses HEAD as it refuses GET, naming the method asked for.
+        r = client.head(f"/api/tables/{table_id}/join")
+        assert r.status_code == 405 and r.headers["allow"] == "POST" and r.content == b""
+        r = client.get(f"/api/tables/{table_id}/join")
+        assert r.status_code == 405 and r.json()["error"]["message"].startswith("'GET' is not a method")
+        # ... and a path with GET says it takes HEAD too.
+        r = client.post("/api/health")
+        assert r.status_code == 405 and r.headers["allow"] == "GET, HEAD", r.headers
+        assert client.get("/api/health").json() == {"ok": True}

@@ -41,6 +41,7 @@ from .botpool import Bots
 from .crosssite import RefuseCrossSite
 from .errors import TableError, body_too_large
 from .gcpauses import keep_gc_pauses_short
+from .head import HEAD_SCOPE_KEY, HeadAsGet
 from .limits import Limits
 from .protocol import rounding_to_json
 from .requests import ActionRequest, Body, CreateTable, JoinSeat, LeaveSeat, detail_of, parse
@@ -111,6 +112,7 @@ def create_app(
     app.state.lobby = lobby
     app.state.analyses = analyses
     app.state.accounts = accounts
+    app.add_middleware(HeadAsGet)  # the innermost: a HEAD forwarded to another worker is answered there
     if worker is not None:
         app.add_middleware(Forward, lobby=lobby, worker=worker)
     app.add_middleware(RefuseCrossSite)  # added last, so it is the outermost: before any forwarding
@@ -152,13 +154,15 @@ def create_app(
         if e.status_code == 404:
             message = f"there is no API route {shown(path)} (docs/protocol.md lists them)"
         elif e.status_code == 405:
-            # Every route of the path (GET and POST /api/tables are two), not only the first one's
-            methods = sorted({m for r in app.routes if isinstance(r, APIRoute) and r.path_regex.match(path)
-                              for m in r.methods or ()})
-            allowed = ", ".join(methods)
+            # Every route of the path (GET and POST /api/tables are two), not only the first one's;
+            # a path that takes GET takes HEAD too (`head.HeadAsGet`)
+            methods = {m for r in app.routes if isinstance(r, APIRoute) and r.path_regex.match(path)
+                       for m in r.methods or ()}
+            allowed = ", ".join(sorted(methods | ({"HEAD"} if "GET" in methods else set())))
             if methods:
                 headers = {k: v for k, v in (e.headers or {}).items() if k.lower() != "allow"} | {"Allow": allowed}
-            message = f"{shown(request.method)} is not a method of {shown(path)}" + (f"; it takes {allowed}" if allowed else "")
+            method = "HEAD" if request.scope.get(HEAD_SCOPE_KEY) else request.method
+            message = f"{shown(method)} is not a method of {shown(path)}" + (f"; it takes {allowed}" if allowed else "")
         return JSONResponse({"error": {"code": code, "message": message, "rule": None, "detail": {}}},
                             status_code=e.status_code, headers=headers)
 
