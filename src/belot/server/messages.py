@@ -5,11 +5,19 @@ A message is joined from parts that `belot.visibility` builds apart: the public 
 viewer's own parts (`visibility.own_view`, and `personal`: who you are, the previous deal as you
 saw it, the last action as you may see it).  Which field is whose is decided by the function that
 builds each part, never by a list of field names here.
+
+A change of presence alone (a socket of a seat opened or closed, a player back) is sent at most
+once per `Messages.presence_every` seconds: each one was a whole state to every connection, so one
+client opening and closing a socket in a loop had the server send 40 messages for each of its own
+to the 20 spectators of its table.  Changes within the interval go out together, as one state
+at its end; a state sent for an action carries the presence with it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from ..game import AUCTION
@@ -17,6 +25,7 @@ from ..visibility import finished_deal_view, history_json, own_view, seen_action
 from .protocol import public_view_json, view_to_json, with_rounding
 
 if TYPE_CHECKING:
+    from .seats import Connection
     from .tables import Table
 
 
@@ -32,8 +41,12 @@ def join(*objects: str) -> str:
 class Messages:
     """Builds each viewer's ``state`` message of one table and queues it on its connections."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, presence_every: float = 0.5) -> None:
         self.table = table
+        self.presence_every = presence_every
+        self._presence: asyncio.TimerHandle | None = None  # the presence state to send, when one waits
+        self._presence_sent = -float("inf")  # when the last presence state went out (event loop time)
+        self._fresh: set[Connection] = set()  # sent the state as it is since the last change of presence
         self._history_cache: tuple[int, str] = (-1, "")
         self._previous_cache: dict[tuple[int, int | None], dict[str, Any]] = {}
 
@@ -103,20 +116,53 @@ class Messages:
         actor, action, bot = last
         return {"seat": actor, "action": seen_action(action, actor, seat), "bot": bot}
 
-    def broadcast(self) -> None:
-        """Queue the current state for every connection, each with the view it may see."""
+    def presence_changed(self) -> None:
+        """Who is connected changed: send everyone the state at once if none went out for that reason
+        in the last `presence_every` seconds, else once that interval is over (however many changes
+        came meanwhile)."""
+        self._fresh = set()
+        if self._presence is not None:
+            return
+        loop = asyncio.get_running_loop()
+        delay = max(0.0, self._presence_sent + self.presence_every - loop.time())
+        self._presence = loop.call_later(delay, self._send_presence)
+
+    def sent(self, conn: Connection) -> None:
+        """``conn`` was just sent the state as it is (it connected): the presence state that waits
+        skips it, unless presence changes again before it goes out."""
+        if self._presence is not None:
+            self._fresh.add(conn)
+
+    def _send_presence(self) -> None:
+        self._presence = None
+        self._presence_sent = asyncio.get_running_loop().time()
+        self.broadcast(skip=self._fresh)
+
+    def cancel(self) -> None:
+        """Send no presence state that waits (a state goes out now, or the table leaves memory)."""
+        if self._presence is not None:
+            self._presence.cancel()
+            self._presence = None
+        self._fresh = set()
+
+    def broadcast(self, skip: Collection[Connection] = ()) -> None:
+        """Queue the current state for every connection (but those of ``skip``), each with the view it
+        may see."""
+        self.cancel()  # a presence change waiting to go out goes with this state
         seats = self.table.seats
-        targets: list[int | None] = [s for s, seat in enumerate(seats) if seat.connections]
-        if seats.spectators:
+        targets: list[int | None] = [s for s, seat in enumerate(seats) if any(c not in skip for c in seat.connections)]
+        if any(c not in skip for c in seats.spectators):
             targets.append(None)
         if not targets:
             return
         texts = self.encode_states(targets)
         for s, seat in enumerate(seats):
             for c in seat.connections:
-                c.put(texts[s])
+                if c not in skip:
+                    c.put(texts[s])
         for c in seats.spectators:
-            c.put(texts[None])
+            if c not in skip:
+                c.put(texts[None])
 
 
 __all__ = ["Messages", "encode", "join"]

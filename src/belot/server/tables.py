@@ -63,7 +63,7 @@ class Table:
         self.seats = Seats(settings, lobby.clock)
         self.log = GameLog(lobby.storage, table_id, seed)
         self.turns = Turns(self, lobby.bot_delay, lobby.grace)
-        self.messages = Messages(self)
+        self.messages = Messages(self, lobby.presence_every)
 
     # -- what the routes ask -------------------------------------------------------------------------
 
@@ -110,13 +110,20 @@ class Table:
         if conn.seat is None:
             self.seats.spectators.add(conn)
             conn.put(self.encode_state(None))
+            self.messages.sent(conn)
             self.turns.schedule()  # a table nobody was at plays on while watched (`Seats.bots_may_play`)
             return
         seat = self.seats[conn.seat]
         seat.connections.add(conn)
         self.turns.stop_grace(conn.seat)
+        back = seat.away
         seat.away = False
-        self.messages.broadcast()
+        if back:  # the bot stops playing the seat: a change of play, not of presence alone
+            self.messages.broadcast()
+        else:
+            self.messages.presence_changed()
+            conn.put(self.encode_state(conn.seat))
+            self.messages.sent(conn)
         self.turns.schedule()
 
     def disconnect(self, conn: Connection) -> None:
@@ -128,7 +135,7 @@ class Table:
         seat.connections.discard(conn)
         if not seat.connections and seat.token_hash is not None and self.status != FINISHED:
             self.turns.start_grace(conn.seat)
-        self.messages.broadcast()
+        self.messages.presence_changed()
         self._evict_if_done()
 
     def _evict_if_done(self) -> None:
@@ -303,6 +310,7 @@ class Table:
 
     def close(self) -> None:
         self.turns.close()
+        self.messages.cancel()
         for seat in self.seats:
             for c in seat.connections:
                 c.put(None)
@@ -314,8 +322,9 @@ class Lobby:
     """Every table this server knows: creates them, restores them from storage, finds them."""
 
     def __init__(self, storage: Storage, bot_delay: float = 0.5, grace: float = 60.0, bots: Bots | None = None,
-                 limits: Limits | None = None, rematch_hold: float = 120.0) -> None:
+                 limits: Limits | None = None, rematch_hold: float = 120.0, presence_every: float = 0.5) -> None:
         self.storage = storage
+        self.presence_every = presence_every  # seconds between two states sent for presence alone (`Messages`)
         self.bot_delay = bot_delay
         self.grace = grace
         self.rematch_hold = rematch_hold  # seconds a rematch keeps the seats of the last match's players
