@@ -179,6 +179,41 @@ def test_the_replay_fits_at_every_step(browser: Browser, server: Server, rich: t
         page.context.close()
 
 
+def test_the_replay_controls_leave_a_phone_its_felt(browser: Browser, server: Server,
+                                                   rich: tuple[str, dict[str, Any]]) -> None:
+    """On a 320 x 568 phone the replay's eight controls, with their names, took four rows in English
+    and five in Bulgarian (250-330 px), and the felt began 410 px down, its hands below the fold.
+    There the six step buttons are their symbols on one row, the step and the analysis on a second;
+    each keeps its name as its accessible name and tooltip; at 1280 px the names are shown."""
+    tid, _ = rich
+    for lang in LANGS:
+        texts = catalog(lang)
+        names = [texts[f"web.replay.{k}"] for k in ("prev_deal", "start", "prev", "next", "end", "next_deal")]
+        for width, height in ((320, 568), (1280, 800)):
+            page = open_replay(browser, server, tid, width, height, lang)
+            buttons = page.locator(".replay .controls button[data-go]:not(#analysis-toggle)")
+            assert [buttons.nth(i).get_attribute("aria-label") for i in range(6)] == names, lang
+            assert [buttons.nth(i).get_attribute("title") for i in range(6)] == names, lang
+            assert [page.get_by_role("button", name=n, exact=True).count() for n in names] == [1] * 6, lang
+            boxes = [buttons.nth(i).bounding_box() for i in range(6)]
+            shown = [buttons.nth(i).inner_text() for i in range(6)]
+            controls = page.locator(".replay .controls").bounding_box()
+            felt = page.locator(".replay .felt").bounding_box()
+            assert all(b is not None for b in boxes) and controls and felt
+            if width == 320:
+                assert len({round(b["y"]) for b in boxes if b}) == 1, (lang, boxes)  # one row
+                assert controls["height"] <= 2 * 44 + 12, (lang, controls)  # two rows at most
+                assert all(n not in s for n, s in zip(names, shown, strict=True)), (lang, shown)
+                # the felt starts in the first screen's upper half: its top seat's cards are in view
+                assert felt["y"] < height / 2, (lang, felt)
+                top = page.locator(".replay .seat.area-top .open-hand").bounding_box()
+                assert top and top["y"] + top["height"] <= height, (lang, top)
+            else:
+                assert all(n in s for n, s in zip(names, shown, strict=True)), (lang, shown)
+            assert not page.errors  # type: ignore[attr-defined]
+            page.context.close()
+
+
 @pytest.fixture(scope="module")
 def analysed(server: Server) -> Iterator[str]:
     """A finished one-deal match analysed, its decisions relabelled to show every class."""
