@@ -264,3 +264,75 @@ def test_the_declarations_offered_leave_the_table_on_a_40_by_20_screen(tmp_path:
     assert words.t("tui.declare_offer") in out.getvalue() and words.t("term.auction") + ":" not in out.getvalue()
     assert len(lines) + prompts[0] <= 24, lines  # the prompt takes the last rows
     assert lines[0].startswith("╭") and lines[0].endswith("╮")
+
+
+@pytest.mark.parametrize("term", ["xterm", "dumb"])
+def test_a_terminal_under_40_columns_is_told_so_and_the_table_waits_for_a_wider_one(tmp_path: Path, term: str) -> None:
+    """The table's box, the summary and the score sheet are laid out for 40 columns and more; at 30
+    they wrapped into broken borders and cut names ("bot:rand…", "Sou…"). The game says how wide the
+    terminal is and what it needs, and draws the table only once the window is widened (Enter measures
+    again; quit saves and stops)."""
+    pexpect = pytest.importorskip("pexpect")
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env.update(BELOT_DATA_DIR=str(tmp_path), TERM=term, NO_COLOR="1")
+    argv = ["-m", "belot", "play", "--pause", "0", "--seed", "7", "--lang", "en",
+            "--partner", "random", "--opponents", "random"]
+    child = pexpect.spawn(sys.executable, argv, env=env, encoding="utf-8", dimensions=(30, 30), timeout=30)
+    out = io.StringIO()
+    child.logfile_read = out
+    child.expect_exact("Widen")
+    child.expect_exact(" > ")
+    child.sendline("")  # still 30 columns: told again
+    child.expect_exact("Widen")
+    child.expect_exact(" > ")
+    narrow = re.sub(r"\x1b\[[0-9;]*m", "", out.getvalue())
+    told = "The terminal is 30 columns wide; belot play needs at least 40."
+    assert " ".join(narrow.split()).count(told) == 2, narrow
+    assert "╭" not in narrow and "│" not in narrow, narrow  # no table drawn at 30 columns
+    assert all(len(line) <= 30 for line in narrow.splitlines() if str(tmp_path) not in line), narrow
+    child.setwinsize(30, 60)
+    child.sendline("")
+    child.expect_exact("Your call > ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    wide = re.sub(r"\x1b\[[0-9;]*m", "", out.getvalue())[len(narrow):]
+    table = [line for line in wide.splitlines() if line[:1] in ("╭", "│", "╰")]
+    assert len(table) >= 8 and all(len(line) == 60 for line in table), table
+
+
+def test_the_summary_too_waits_for_a_terminal_of_40_columns(tmp_path: Path) -> None:
+    """A game resumed at "next deal" shows the deal's summary (a box and the score sheet) first: in a
+    30-column terminal it is told so and waits, as the table does, then drawn at the new width."""
+    import random
+
+    from belot.game import CHANCE, Match
+    from belot.tui.session import Setup
+
+    m = Match(players=["me", "bot:random", "bot:random", "bot:random"])
+    rng = random.Random(3)
+    cards = list(range(32))
+    rng.shuffle(cards)
+    m.first_dealer = 3
+    m.deal([cards[i * 8: i * 8 + 8] for i in range(4)], 3)
+    while not m.deals[-1].is_over:
+        m.apply(rng.choice(m.view(m.current_player).legal_actions))
+    assert not m.is_over and m.current_player == CHANCE
+    out = io.StringIO()
+    console = Console(file=out, width=30, force_terminal=True, color_system=None)
+    prompts: list[str] = []
+
+    def read(prompt: Text) -> str:
+        prompts.append(prompt.plain)
+        if len(prompts) == 2:
+            console.width = 60  # the window widened while the second question waits
+        return "quit" if len(prompts) == 3 else ""
+
+    assert Game(Setup(m, str(tmp_path / "g.json"), human=0), Words("en"), console, 0, read).run() == 0
+    assert [p.split(",")[0] for p in prompts] == ["Widen it", "Widen it", "Press Enter for the next deal > "]
+    text = out.getvalue()
+    narrow, _, wide = text.partition("╭")
+    assert " ".join(narrow.split()).count("The terminal is 30 columns wide; belot play needs at least 40.") == 2
+    box = [line for line in ("╭" + wide).splitlines() if line[:1] in ("╭", "│", "╰")]
+    assert len(box) >= 10 and all(len(line) == 60 for line in box), box

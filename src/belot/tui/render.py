@@ -27,6 +27,7 @@ from ..scoring import HANGING, INSIDE, MADE, REDEAL
 from .text import RANK_LABELS, SUIT_SYMBOLS, Words
 
 RED = {1, 2}  # diamonds, hearts
+MIN_COLUMNS = 40  # the narrowest terminal the table, the summary and the score sheet are laid out for
 # What an output that cannot encode a character shows instead: a suit as its record letter (J♥ is
 # shown JH, as it is typed), the table's punctuation in ASCII, Turkish ı as i.
 PLAIN = {**dict(zip(SUIT_SYMBOLS, SUITS)), "·": "-", "–": "-", "→": "->", "▶": ">", "×": "x", "…": "...",
@@ -416,6 +417,6 @@ def calls_line(words: Words, calls: Sequence[int]) -> Text:
 
 
 __all__ = [
-    "Seating", "TerminalConsole", "card_text", "fit_output", "hand_line", "numbered_cards", "render_summary", "render_table",
+    "MIN_COLUMNS", "Seating", "TerminalConsole", "card_text", "fit_output", "hand_line", "numbered_cards", "render_summary", "render_table",
     "score_sheet", "sort_hand", "suit_order", "trick_text", "calls_line",
 ]

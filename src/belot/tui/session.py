@@ -47,6 +47,7 @@ from ..game import (
 from ..record import write
 from ..visibility import seen_action
 from .render import (
+    MIN_COLUMNS,
     Seating,
     calls_line,
     card_text,
@@ -326,11 +327,20 @@ class Game:
                 text.append(" · " + self.t("term.belote") + "!", style="bold magenta")
         self.console.print(text)
 
+    def wait_for_width(self, view: SeatView) -> None:
+        """In a terminal narrower than `MIN_COLUMNS` the boxes of the table and the summary wrap into
+        broken borders and cut names: say how wide it is and what is needed, and go on once it is
+        widened (Enter measures again; ``quit`` saves and stops). Not for output to a file."""
+        while self.console.is_terminal and self.console.width < MIN_COLUMNS:
+            self.say("tui.too_narrow", style="bold yellow", width=self.console.width, need=MIN_COLUMNS)
+            self.handle_command(self.ask("tui.prompt.widen"), view)
+
     def show_summary(self) -> None:
         m = self.match
         d = m.deals[-1]
         r = d.result
         assert r is not None
+        self.wait_for_width(m.view(self.seating.human))
         self.console.print(render_summary(self.words, self.seating, r, d.belotes, d.pot, m.results, m.target, m.rules))
         if self.coach:
             self.show_coach()
@@ -420,6 +430,7 @@ class Game:
                                       prev.trick_winners[k]))
 
     def human_turn(self, view: SeatView) -> list[int]:
+        self.wait_for_width(view)
         numbered = view.phase == PLAY
         declaring = numbered and not view.tricks and any(a >= DECLARE_BASE for a in view.legal_actions)
         table = render_table(view, self.words, self.seating, numbered)
