@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+import time
 import warnings
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,8 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note about httpx versions
     from starlette.testclient import TestClient
 from server_helpers import play_over_websockets
+from sqlalchemy.exc import OperationalError
+from starlette.websockets import WebSocketDisconnect
 
 from belot import bots
 from belot.game import MAX_TARGET
@@ -128,4 +131,85 @@ def test_head_is_answered_as_get_without_a_body(tmp_path: Path) -> None:
         # ... and a path with GET says it takes HEAD too.
         r = client.post("/api/health")
         assert r.status_code == 405 and r.headers["allow"] == "GET, HEAD", r.headers
+        assert client.get("/api/health").json() == {"ok": True}
+
+
+# -- the database failing under a websocket ---------------------------------------------------------
+
+def database_away(*_args: Any, **_kwargs: Any) -> Any:
+    raise OperationalError("INSERT", {}, Exception("disk I/O error"))
+
+
+def test_an_action_the_database_cannot_store_over_a_websocket_is_refused_and_not_played(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The socket's client is told ``storage_error`` with the seq it is still at; the table, the other
+    seats and the database are as before; once the database is back the same socket plays on."""
+    with make_client(tmp_path) as client:
+        r = client.post("/api/tables", json={"seats": ["human", "human", "bot:random", "bot:random"]})
+        table_id = r.json()["table"]["id"]
+        tokens = {s: client.post(f"/api/tables/{table_id}/join", json={"seat": s}).json()["token"] for s in (0, 1)}
+        storage = client.app.state.lobby.storage  # type: ignore[attr-defined]
+        table = client.app.state.lobby.tables[table_id]  # type: ignore[attr-defined]
+        while table.match.current_player not in tokens:  # the bots move first
+            time.sleep(0.01)
+        seat = table.match.current_player
+        with client.websocket_connect(f"/api/tables/{table_id}/ws?token={tokens[seat]}") as ws:
+            before = ws.receive_json()
+            action = before["view"]["legal"][0]
+            monkeypatch.setattr(storage, "append_action", database_away)
+            ws.send_json({"type": "action", "action": action, "seq": before["seq"]})
+            error = ws.receive_json()
+            assert (error["type"], error["code"], error["seq"]) == ("error", "storage_error", before["seq"]), error
+            assert table.seq == before["seq"]
+            assert client.get(f"/api/tables/{table_id}/state", params={"token": tokens[seat]}).json()["view"] == before["view"]
+            assert len(storage.load(table_id).moves) == before["seq"]
+            monkeypatch.undo()
+            ws.send_json({"type": "action", "action": action, "seq": before["seq"]})
+            after = ws.receive_json()
+            while after["seq"] == before["seq"]:  # a state for presence alone may come first
+                after = ws.receive_json()
+            assert after["type"] == "state" and after["seq"] == before["seq"] + 1, after
+            assert len(storage.load(table_id).moves) >= before["seq"] + 1
+
+
+def test_a_websocket_whose_table_the_database_cannot_read_is_told_so(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A socket opened while the database was away got no message at all (the app's refusal of a
+    database failure was an HTTP answer); now ``storage_error`` and the close 1011, after which the
+    client reconnects, and a socket opened once the database is back gets the table."""
+    with make_client(tmp_path) as client:
+        table_id = client.post("/api/tables", json={}).json()["table"]["id"]
+        lobby = client.app.state.lobby  # type: ignore[attr-defined]
+        lobby.drop(table_id)  # not in memory: read from the database when asked for
+        monkeypatch.setattr(lobby.storage, "load", database_away)
+        with client.websocket_connect(f"/api/tables/{table_id}/ws") as ws:
+            error = ws.receive_json()
+            assert (error["type"], error["code"]) == ("error", "storage_error"), error
+            assert "database" in error["message"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 1011
+        monkeypatch.undo()
+        with client.websocket_connect(f"/api/tables/{table_id}/ws") as ws:
+            state = ws.receive_json()
+            assert state["type"] == "state" and state["table"]["id"] == table_id
+
+
+def test_a_database_failure_handling_a_message_leaves_the_socket_open(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever write of a message's handling the database fails, its client is told ``storage_error``
+    and the socket stays open (it closed with no word), and so does it when it closes."""
+    with make_client(tmp_path) as client:
+        table_id = client.post("/api/tables", json={}).json()["table"]["id"]
+        table = client.app.state.lobby.tables[table_id]  # type: ignore[attr-defined]
+        with client.websocket_connect(f"/api/tables/{table_id}/ws") as ws:
+            assert ws.receive_json()["type"] == "state"
+            monkeypatch.setattr(table, "handle_text", database_away)
+            ws.send_json({"type": "sync"})
+            error = ws.receive_json()
+            assert (error["type"], error["code"], error["seq"]) == ("error", "storage_error", table.seq), error
+            monkeypatch.undo()
+            ws.send_json({"type": "ping"})
+            assert ws.receive_json() == {"type": "pong"}
+            monkeypatch.setattr(table, "disconnect", database_away)  # a worker's lease not released as it goes
         assert client.get("/api/health").json() == {"ok": True}

@@ -133,12 +133,19 @@ def create_app(
                                        "rule": None, "detail": {}}}, status_code=503)
 
     @app.exception_handler(SQLAlchemyError)
-    async def storage_error(request: Request, e: SQLAlchemyError) -> JSONResponse:
+    async def storage_error(conn: Request | WebSocket, e: SQLAlchemyError) -> JSONResponse | None:
         """The database failed (away, locked, full): a refusal saying so, not a bare 500.  What the
-        request was to store is not stored, and a table changes only once its write is in."""
-        log.error("%s %s: the database failed: %s", request.method, request.url.path, str(e).splitlines()[0])
-        return JSONResponse({"error": {"code": "storage_error", "message": "the database could not be reached or "
-                                       "could not store this; try again", "rule": None, "detail": {}}}, status_code=503)
+        request was to store is not stored, and a table changes only once its write is in.  A
+        websocket (its table could not be read as it opened) is sent the same refusal as an
+        ``error`` message and closed with 1011, after which its client reconnects."""
+        log.error("%s %s: the database failed: %s", conn.scope.get("method", "websocket"), conn.url.path,
+                  str(e).splitlines()[0])
+        if isinstance(conn, WebSocket):
+            if conn.application_state == WebSocketState.CONNECTED:
+                with contextlib.suppress(Exception):  # its client may be gone already
+                    await _refuse(conn, _storage_refusal(), 1011, "the database could not be reached; try again")
+            return None
+        return JSONResponse(_storage_refusal().http_json(), status_code=503)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, e: StarletteHTTPException) -> Response:
@@ -406,17 +413,25 @@ def create_app(
                     break
                 if conn.stalled:
                     continue
-                reply = table.handle_text(conn, msg.get("text"))
+                try:
+                    reply = table.handle_text(conn, msg.get("text"))
+                except SQLAlchemyError as e:  # not stored, so not done (`Table.commit`): the socket stays open
+                    log.error("table %s: the database failed on a message: %s", table.id, str(e).splitlines()[0])
+                    reply = _storage_refusal().to_json(table.seq)
                 if reply is not None:
                     conn.put(json.dumps(reply, ensure_ascii=False))
         except WebSocketDisconnect:
             pass
         finally:
-            if not conn.stalled:
-                table.disconnect(conn)
-            conn.put(None)
-            with contextlib.suppress(Exception):
-                await sender
+            try:
+                if not conn.stalled:
+                    table.disconnect(conn)
+            except SQLAlchemyError as e:  # the table let the socket go before it wrote (a worker's lease)
+                log.error("table %s: the database failed as a socket closed: %s", table.id, str(e).splitlines()[0])
+            finally:
+                conn.put(None)
+                with contextlib.suppress(Exception):
+                    await sender
 
     return app
 
@@ -445,6 +460,11 @@ class _LenientStaticFiles(StaticFiles):
 
     async def check_config(self) -> None:
         return None
+
+
+def _storage_refusal() -> TableError:
+    """What a request or a websocket message the database failed on is answered (`storage_error`)."""
+    return TableError("storage_error", "the database could not be reached or could not store this; try again", 503)
 
 
 async def _refuse(websocket: WebSocket, error: TableError, code: int, reason: str | None = None) -> None:
