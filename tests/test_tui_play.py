@@ -321,3 +321,23 @@ def test_the_help_lists_the_exit_statuses() -> None:
     out = subprocess.run([sys.executable, "-m", "belot", "play", "--help"], capture_output=True, text=True,
                          env=dict(os.environ, COLUMNS="400"), check=True)
     assert "exit status: 0 when the match ended or you typed quit; 130 on Ctrl-C; 1 when the input ended (Ctrl-D)" in out.stdout
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_a_number_not_in_the_digits_0_9_is_named_as_such_and_nothing_is_played(tmp_path: Path, lang: str) -> None:
+    """``١`` (an Arabic-Indic 1), ``+1``, ``1_0``, ``²`` are numbers to int() or str.isdigit but not choices:
+    they were answered '"١" is not a call' and '"+1" is not a card', as if no number had been typed;
+    the message now says to type the number in the digits 0-9, and the prompt comes again."""
+    p = Player(tmp_path, "--seed", "5", "--target", "31", lang=lang)
+    said = t("tui.err.digits", lang).split("{text}")[1].split("{n}")[0]
+    for stop in ("tui.prompt.call", "tui.prompt.card"):
+        assert p.play(stop=stop)[-1] == stop
+        before = p.text
+        for bad in ("١", "+1", "1_0", "²"):
+            p.child.sendline(bad)
+            assert p.next_prompt() == stop, bad
+        answers = p.text[len(before):]
+        assert answers.count(said) == 4, answers
+        p.child.sendline("1" if stop == "tui.prompt.call" else "quit")
+    assert p.finish() == 0
+    assert len(load(str(p.saved_path())).view(0).hand) == 8  # no card played

@@ -57,7 +57,7 @@ from .render import (
     render_table,
     trick_text,
 )
-from .text import RANK_LABELS, Words, parse_card_text, parse_number, typed
+from .text import RANK_LABELS, Words, mistyped_number, parse_card_text, parse_number, typed
 
 FAST_BOTS = ("pimc", "heuristic", "random")  # strongest first; each answers within a second
 
@@ -485,6 +485,9 @@ class Game:
                     return CALL_BASE + call_slot(calls[n - 1])
                 self.say("tui.err.number", style="red", n=len(calls))
                 continue
+            if mistyped_number(text):
+                self.say("tui.err.digits", style="red", text=typed(text), n=len(calls))
+                continue
             call = self.words.parse_call(text)
             if call == KONTRA and SURKONTRA in calls:
                 call = SURKONTRA
@@ -507,6 +510,9 @@ class Game:
                 if 1 <= n <= len(legal):
                     return legal[n - 1]
                 self.say("tui.err.number", style="red", n=len(legal))
+                continue
+            if mistyped_number(text):
+                self.say("tui.err.digits", style="red", text=typed(text), n=len(legal))
                 continue
             card = parse_card_text(text)
             if card is None:
@@ -546,6 +552,9 @@ class Game:
                 return chosen
             if n is not None and 1 <= n <= len(options):
                 chosen.append(options[n - 1])
+                continue
+            if mistyped_number(text):
+                self.say("tui.err.digits", style="red", text=typed(text), n=len(options))
                 continue
             self.say("tui.err.number", style="red", n=len(options))
 

@@ -169,6 +169,25 @@ def is_whole_number(text: str, negative: bool = False) -> bool:
     return digits.isascii() and digits.isdigit()
 
 
+def mistyped_number(text: str) -> bool:
+    """Whether ``text`` is meant as a number but not typed as one (`is_whole_number`): a number to
+    `int` (``١``, ``+1``, ``1_0``) or digits to `str.isdigit` (``²``), which a prompt names as such
+    rather than as an unknown call or card.
+
+    >>> [mistyped_number(t) for t in ("١", "+1", "1_0", "²", "1", "JH", "10h", "")]
+    [True, True, True, True, False, False, False, False]
+    """
+    if is_whole_number(text):
+        return False
+    if text.isdigit():
+        return True
+    try:
+        int(text)
+    except ValueError:
+        return False
+    return True
+
+
 def parse_number(text: str) -> int | None:
     """A choice typed as a number (`is_whole_number`), or None; a number of more than nine digits is
     read as 10**9, out of every range (`int` refuses 4,300 digits and more)."""
