@@ -22,6 +22,7 @@ from belot import bots
 from belot.game import MAX_TARGET
 from belot.server.app import create_app
 from belot.server.errors import TableError
+from belot.server.names import look_alike_keys
 from belot.server.requests import rematch_request
 from belot.server.settings import Settings
 
@@ -213,3 +214,61 @@ def test_a_database_failure_handling_a_message_leaves_the_socket_open(
             assert ws.receive_json() == {"type": "pong"}
             monkeypatch.setattr(table, "disconnect", database_away)  # a worker's lease not released as it goes
         assert client.get("/api/health").json() == {"ok": True}
+
+
+# -- a name passing for an account's ----------------------------------------------------------------
+
+@pytest.mark.parametrize(("name", "account"), [
+    ("Іvan", "Ivan"),  # Cyrillic І
+    ("Ιvan", "Ivan"),  # Greek Ι
+    ("іvan", "Ivan"),  # Cyrillic і, in lower case: names compare ignoring case
+    ("ЕНА", "EHA"),  # three Cyrillic capitals drawn as Latin ones
+    ("Mapия", "Мария"),  # Latin M, a, p among Cyrillic letters, the other way round
+    ("вepa", "Вера"),  # Latin e, p, a: in upper case "ВEPA", which "ВЕРА" is drawn as
+    ("𝐈𝐯𝐚𝐧", "Ivan"),  # mathematical bold
+    ("Ｉｖａｎ", "Ivan"),  # full width
+])
+def test_names_drawn_alike_have_one_look_alike_key(name: str, account: str) -> None:
+    assert look_alike_keys(name) & look_alike_keys(account), (look_alike_keys(name), look_alike_keys(account))
+
+
+@pytest.mark.parametrize(("name", "other"), [
+    ("Иван", "Ivan"),  # the same name in two scripts, drawn differently
+    ("Işık", "Isik"),  # Turkish letters are letters of their own
+    ("Ívan", "Ivan"),  # an accent shows
+    ("Вера", "Vera"),  # nor its spelling in Latin letters
+    ("lvan", "Ivan"),  # within Latin nothing is folded (docs/protocol.md)
+])
+def test_names_drawn_differently_stay_apart(name: str, other: str) -> None:
+    assert not look_alike_keys(name) & look_alike_keys(other)
+
+
+def test_a_guest_cannot_pass_for_an_account_with_look_alike_letters(tmp_path: Path) -> None:
+    """A guest sat as "Іvan" (a Cyrillic І) beside the account "Ivan", and a look-alike could be
+    registered as an account of its own; each is refused as the name itself is, naming the account.
+    An account registered by another server on the same database (a worker) is seen too."""
+    with make_client(tmp_path) as client:
+        assert client.post("/api/accounts", json={"name": "Ivan", "password": "correct horse"}).status_code == 201
+        guest = TestClient(client.app)
+        table_id = guest.post("/api/tables", json={"seats": ["human", "human", "bot", "bot"]}).json()["table"]["id"]
+        for name in ["Іvan", "IVAN", "𝐈𝐯𝐚𝐧"]:
+            r = guest.post(f"/api/tables/{table_id}/join", json={"seat": 0, "name": name})
+            assert r.status_code == 409 and r.json()["error"]["code"] == "name_registered", r.text
+            r = guest.post("/api/tables", json={"seat": 0, "name": name})
+            assert r.status_code == 409 and r.json()["error"]["code"] == "name_registered", r.text
+            r = guest.post("/api/tables", json={"names": [None, name, None, None]})
+            assert r.status_code == 409 and r.json()["error"]["code"] == "name_registered", r.text
+            assert r.json()["error"]["message"].startswith("names[1]: ")
+            r = guest.post("/api/accounts", json={"name": name, "password": "another horse"})
+            assert r.status_code == 409 and r.json()["error"]["code"] == "name_taken", r.text
+            assert "'Ivan'" in r.json()["error"]["message"]
+        assert "looks like" in guest.post("/api/tables", json={"seat": 0, "name": "Іvan"}).json()["error"]["message"]
+        # Names merely alike in sound are not refused, nor is the account's own seat.
+        r = guest.post(f"/api/tables/{table_id}/join", json={"seat": 0, "name": "Иван"})
+        assert r.status_code == 200, r.text
+        assert client.post(f"/api/tables/{table_id}/join", json={"seat": 1}).json()["table"]["seats"][1]["name"] == "Ivan"
+        with make_client(tmp_path) as other_worker:
+            r = other_worker.post("/api/accounts", json={"name": "Вера", "password": "correct horse"})
+            assert r.status_code == 201, r.text
+        r = guest.post("/api/tables", json={"seat": 0, "name": "BEPA"})  # Latin letters only
+        assert r.status_code == 409 and r.json()["error"]["code"] == "name_registered", r.text

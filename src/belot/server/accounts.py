@@ -1,6 +1,7 @@
 """Accounts of players who come back: a name, a password, a session cookie, a history and a rating.
 
-Guests still play with no account. An account is a name (`names.clean_name`, unique ignoring case)
+Guests still play with no account. An account is a name (`names.clean_name`, unique ignoring case;
+no other account nor guest may take one that looks like it, `Accounts.named_like`)
 and a password, of which only an argon2id hash is stored (`argon2-cffi`). Logging in sets the
 cookie ``belot_session`` (HttpOnly, SameSite=Lax, Secure over https) holding a random token of which
 the database keeps only the SHA-256, like a seat's token; expired sessions are deleted (at start,
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -35,7 +37,7 @@ from starlette.concurrency import run_in_threadpool
 
 from . import ratings
 from .errors import TableError
-from .names import BadName, clean_name, clean_stored_name
+from .names import BadName, clean_name, clean_stored_name, look_alike_keys
 from .requests import Body, parse, rematch_request
 from .seats import token_hash
 from .settings import FINISHED
@@ -56,6 +58,7 @@ COOKIE = "belot_session"
 SESSION_DAYS = 30
 SESSION_PURGE_EVERY = 3600.0  # seconds between two deletions of the expired sessions (a scan of the table)
 MIN_PASSWORD = 8
+LOOKS_REREAD = 64  # account ids `Accounts.named_like` reads again each time (see there)
 MAX_PASSWORD = 256  # argon2 takes any length; a bound keeps a request's hashing cost bounded
 HASHER = PasswordHasher()  # argon2id, the library's default cost (RFC 9106 low-memory profile)
 
@@ -233,6 +236,10 @@ class Accounts:
         self.signups = LoginLimiter(tries=signups_per_hour, window=3600.0, clock=self.limiter.clock, scope="signup")
         self.signups.bind(self.engine)
         self._next_purge = 0.0  # when `new_session` next deletes the expired sessions
+        # `named_like`: a look-alike key -> the first account's name of that look, read as accounts are added
+        self._looks: dict[str, str] = {}
+        self._looks_read = 0  # the highest account id read into `_looks`
+        self._looks_lock = threading.Lock()
 
     def check_signup(self, address: str) -> None:
         _, full = self.signups.hit(self.signups.keys(address))
@@ -245,8 +252,10 @@ class Accounts:
 
     def register(self, name: str, password: str) -> Account:
         check_password(password, new=True)
-        if self.by_name(name) is not None:
-            raise TableError("name_taken", f"there is already an account named {name!r}", 409)
+        like = self.named_like(name)
+        if like is not None:  # the same name, or one that would pass for it at a table and in a history
+            raise TableError("name_taken", f"there is already an account named {like!r}"
+                             + ("" if like.casefold() == name.casefold() else f", which {name!r} looks like"), 409)
         hashed = HASHER.hash(password)
         try:
             with self.engine.begin() as c:
@@ -264,6 +273,29 @@ class Accounts:
         with self.engine.connect() as c:
             row = c.execute(sa.select(accounts_table).where(accounts_table.c.name_key == name_key(name))).first()
         return None if row is None else _account(row)
+
+    def named_like(self, name: str) -> str | None:
+        """The name of an account that ``name`` is, ignoring case, or looks like (`names.look_alike_keys`:
+        "Іvan" with a Cyrillic І for "Ivan"), or None.
+
+        Accounts are only ever added, so each call reads only those added since the last one (by
+        any worker on the database): one index range, usually empty.  The last few ids are read
+        again, as a row committed late by another worker (PostgreSQL's ids are handed out before
+        their commits) would otherwise be missed.
+        """
+        same = self.by_name(name)
+        if same is not None:
+            return same.name
+        a = accounts_table.c
+        with self.engine.connect() as c:
+            rows = c.execute(sa.select(a.id, a.name).where(a.id > self._looks_read - LOOKS_REREAD).order_by(a.id)).all()
+        with self._looks_lock:
+            for row in rows:
+                shown = clean_stored_name(row.name)
+                for key in look_alike_keys(shown):
+                    self._looks.setdefault(key, shown)
+                self._looks_read = max(self._looks_read, row.id)
+            return next((self._looks[key] for key in sorted(look_alike_keys(name)) if key in self._looks), None)
 
     def login(self, name: str, password: str, address: str) -> Account:
         # Counted as a failure from the start: guesses sent at once all count while argon2 runs.
@@ -324,9 +356,10 @@ class Accounts:
         """The name a seat is taken under: the account's; a guest may not take an account's name."""
         if account is not None:
             return account.name
-        if name is not None and self.by_name(name) is not None:
-            raise TableError("name_registered", f"{name!r} is the name of an account; log in to play under it, "
-                             "or choose another name", 409)
+        like = None if name is None else self.named_like(name)
+        if like is not None:
+            raise TableError("name_registered", f"{name!r} is the name of an account{_as(name, like)}; log in to play "
+                             "under it, or choose another name", 409)
         return name
 
     def check_preset_names(self, names: Sequence[str | None], own_seat: int | None) -> None:
@@ -334,9 +367,10 @@ class Accounts:
         it, so none may be an account's, as no ``name`` of a guest may (`seat_name`).  ``own_seat``:
         the seat of a logged-in creator, whose name there is the account's whatever ``names`` says."""
         for i, name in enumerate(names):
-            if name is not None and i != own_seat and self.by_name(name) is not None:
-                raise TableError("name_registered", f"names[{i}]: {name!r} is the name of an account; a guest "
-                                 "at that seat would play under it; choose another name", 409)
+            like = None if name is None or i == own_seat else self.named_like(name)
+            if like is not None:
+                raise TableError("name_registered", f"names[{i}]: {name!r} is the name of an account{_as(name, like)}; "
+                                 "a guest at that seat would play under it; choose another name", 409)
 
     def link(self, table_id: str, seat: int, account: Account | None) -> None:
         if account is None:
@@ -436,6 +470,11 @@ class Accounts:
 
 
 _DUMMY_HASH = HASHER.hash(secrets.token_urlsafe(16))
+
+
+def _as(name: str, like: str) -> str:
+    """Which account a refused guest's name is taken for, when it is not that name in another case."""
+    return "" if name.casefold() == like.casefold() else f" or looks like one ({like!r})"
 
 
 def _account(row: Any) -> Account:

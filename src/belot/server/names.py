@@ -5,7 +5,8 @@ surrogate (not encodable, it broke the lobby's JSON for everyone), a control or 
 (bidirectional overrides, zero-width joiners used to fake another player's name), another character
 that shows as nothing (U+034F, Hangul fillers, a variation selector after a letter), or nothing
 visible; at most `MAX_NAME` characters. `clean_stored_name` is the lenient form for what a database
-already holds: it never raises, so an old bad row is shown as a neutral placeholder, not a 500.
+already holds: it never raises, so an old bad row is shown as a neutral placeholder, not a 500. `look_alike_keys` says which names pass for one another (an account's
+and a guest's "Іvan" with a Cyrillic І), so that none passes for an account's.
 
 >>> clean_name("  Ayşe  ")
 'Ayşe'
@@ -79,6 +80,50 @@ def clean_name(value: object, field: str = "name") -> str:
     if len(text) > MAX_NAME:
         raise BadName(field, f"a name has at most {MAX_NAME} characters, not {len(text)}", "too_long", limit=MAX_NAME)
     return text
+
+
+# Letters of other scripts drawn as a Latin letter is (a part of Unicode TR39's confusables.txt,
+# Cyrillic and Greek to Latin), by case: "І" (Cyrillic) is "I", its lower case "і" is "i".  Within
+# Latin nothing is folded ("l" and "I", "ı" and "i" are told apart by Turkish and other readers).
+_LIKE_UPPER = str.maketrans({
+    "А": "A", "В": "B", "Е": "E", "Ѕ": "S", "І": "I", "Ј": "J", "К": "K", "М": "M", "Н": "H", "О": "O",
+    "Р": "P", "С": "C", "Т": "T", "Х": "X", "Ү": "Y", "Ԛ": "Q", "Ԝ": "W", "Ӏ": "I",
+    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O",
+    "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
+})
+_LIKE_LOWER = str.maketrans({
+    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ј": "j",
+    "һ": "h", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ӏ": "l",
+    "ο": "o", "ν": "v", "ι": "i", "α": "a", "ρ": "p", "υ": "u", "ϳ": "j",
+})
+
+
+def look_alike_key(name: str) -> str:
+    """What two names that look alike have in common, ignoring case: one account's name and another
+    that passes for it ("Іvan" with a Cyrillic І for "Ivan", "𝐈𝐯𝐚𝐧" in mathematical bold).
+
+    A small form of TR39's skeleton: compatibility forms folded (NFKD: bold, full-width, ligatures),
+    then the letters of `_LIKE_UPPER` read as their Latin look-alike, the case folded, and the
+    letters of `_LIKE_LOWER` read so.  Accents stay: "Ívan" is not "Ivan".
+
+    >>> look_alike_key("Іvan") == look_alike_key("IVAN") == look_alike_key("ivan")
+    True
+    >>> look_alike_key("Иван") == look_alike_key("Ivan"), look_alike_key("lvan") == look_alike_key("Ivan")
+    (False, False)
+    """
+    text = unicodedata.normalize("NFKD", name).translate(_LIKE_UPPER)
+    return unicodedata.normalize("NFKD", text.casefold()).translate(_LIKE_LOWER)
+
+
+def look_alike_keys(name: str) -> set[str]:
+    """`look_alike_key` of the name as written, in lower case and in upper case: names compare
+    ignoring case, so "вера" passes for the account "Вера" as "ВЕРА" does, whose look-alike
+    "BEPA" (Latin) is refused with them.  Two names look alike when their sets meet.
+
+    >>> bool(look_alike_keys("вepa") & look_alike_keys("Вера"))
+    True
+    """
+    return {look_alike_key(name), look_alike_key(name.lower()), look_alike_key(name.upper())}
 
 
 def clean_stored_name(value: object, fallback: str = "?") -> str:
