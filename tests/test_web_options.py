@@ -5,14 +5,19 @@ form's house-rules section, the options shown at the table and in the replay, an
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 import test_web
 from test_web import Browser, Page, Server, act_once, new_page, post
 from test_web_pages_layout import assert_page_fits, catalog
+
+import belot
+import belot.contracts
 
 browser = test_web.browser  # test_web's fixtures: one Chromium and one `belot serve` for this module too
 server = test_web.server
@@ -278,3 +283,43 @@ def test_a_house_rules_explanation_opens_by_tap_and_keyboard_and_fits(browser: B
     page.wait_for_function("document.querySelector('.replay') !== window.__before")
     assert page.locator(".house-rules .rule-help").is_visible()
     page.context.close()
+
+
+def test_many_house_rules_take_one_line_on_a_phone(browser: Browser, server: Server) -> None:
+    """Ten house rules were ten chips on a 320 px phone, a line each, 250 px above the felt: the hand
+    and the calls went below the fold.  On a phone a line of more than two shows their number, and
+    opening it names and explains each; at 1280 px the chips are shown."""
+    options = [o for o in sorted(belot.contracts.SUPPORTED_OPTIONS) if o != "OPT-CAPOT-NI"]  # it excludes CAPOT-EN
+    made = post(server, "/api/tables", {"seats": ["human", "bot:random", "bot:random", "bot:random"], "seat": 0,
+                                        "name": "Ayşe", "options": options})
+    for lang in ("en", "tr", "bg"):
+        texts = catalog(lang)
+        names = json.loads((Path(belot.__file__).parent / "i18n" / lang / "tui.json").read_text(encoding="utf-8"))
+        for width, height in ((320, 568), (1280, 800)):
+            page = touch_page(browser, lang, width, height) if width < 600 else new_page(browser, width, height)
+            page.context.add_init_script(f"localStorage.setItem('belot.lang', '{lang}');"
+                                         f"localStorage.setItem('belot.token.{made['table']['id']}', '{made['token']}');")
+            page.goto(f"{server.url}/t/{made['table']['id']}")
+            page.wait_for_selector(".felt .house-rules")
+            summary = page.locator(".felt .house-rules > summary")
+            chips = page.locator(".felt .house-rules .chip.rule")
+            count = page.locator(".felt .house-rules .rule-count")
+            box = summary.bounding_box()
+            assert box, lang
+            if width == 320:
+                assert box["height"] <= 48, (lang, box)  # one finger-sized line
+                assert count.is_visible() and count.inner_text() == str(len(options)), lang
+                assert not any(chips.nth(i).is_visible() for i in range(chips.count())), lang
+                summary.tap()
+                items = page.locator(".felt .house-rules .rule-help li")
+                items.first.wait_for(state="visible")
+                assert items.count() == len(options), lang
+                for i, opt in enumerate(options):
+                    text = items.nth(i).inner_text()
+                    assert names[f"tui.option.{opt}"] in text and texts[f"web.options.help.{opt}"] in text, (lang, text)
+                assert_page_fits(page, lang, "ten house rules opened", extra=LINE_PARTS)
+            else:
+                assert not count.is_visible(), lang
+                assert [chips.nth(i).inner_text() for i in range(chips.count())] == [names[f"tui.option.{o}"] for o in options]
+            assert not page.errors  # type: ignore[attr-defined]
+            page.context.close()

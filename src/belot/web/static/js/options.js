@@ -45,8 +45,12 @@ export function optionsHtml(options, id) {
   if (!options || !options.length) return "";
   const chips = options.map((o) => `<span class="chip rule" data-option="${esc(o)}">${esc(optionName(o))}</span>`);
   const help = options.map((o) => `<li data-option="${esc(o)}"><b>${esc(optionName(o))}</b>: ${esc(optionHelp(o))}</li>`);
-  return `<details class="house-rules" id="${esc(id)}"${openLines.has(id) ? " open" : ""}>
-    <summary><span class="label">${esc(t("web.options.line"))}</span> ${chips.join(" ")} <span class="more" aria-hidden="true">▶</span></summary>
+  // On a phone more than two chips take a line each (ten pushed the hand and the calls below the
+  // fold at 320 px): there the shut line says how many, and opening it lists each by name.
+  const many = options.length > 2;
+  const count = many ? ` <span class="rule-count">${options.length}</span>` : "";
+  return `<details class="house-rules${many ? " many" : ""}" id="${esc(id)}"${openLines.has(id) ? " open" : ""}>
+    <summary><span class="label">${esc(t("web.options.line"))}</span> ${chips.join(" ")}${count} <span class="more" aria-hidden="true">▶</span></summary>
     <ul class="rule-help">${help.join("")}</ul></details>`;
 }
 
