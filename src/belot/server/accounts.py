@@ -356,7 +356,9 @@ class Accounts:
         """The name a seat is taken under: the account's; a guest may not take an account's name."""
         if account is not None:
             return account.name
-        like = None if name is None else self.named_like(name)
+        if name is None:
+            return None
+        like = self.named_like(name)
         if like is not None:
             raise TableError("name_registered", f"{name!r} is the name of an account{_as(name, like)}; log in to play "
                              "under it, or choose another name", 409)
@@ -367,7 +369,9 @@ class Accounts:
         it, so none may be an account's, as no ``name`` of a guest may (`seat_name`).  ``own_seat``:
         the seat of a logged-in creator, whose name there is the account's whatever ``names`` says."""
         for i, name in enumerate(names):
-            like = None if name is None or i == own_seat else self.named_like(name)
+            if name is None or i == own_seat:
+                continue
+            like = self.named_like(name)
             if like is not None:
                 raise TableError("name_registered", f"names[{i}]: {name!r} is the name of an account{_as(name, like)}; "
                                  "a guest at that seat would play under it; choose another name", 409)
