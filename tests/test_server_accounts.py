@@ -331,7 +331,7 @@ def test_a_schema_5_database_gains_the_attempts_and_reservations(tmp_path: Path)
         assert client.post("/api/login", json={"name": "Ivan", "password": "wrong password"}).status_code == 401
         assert client.post("/api/login", json={"name": "Ivan", "password": PASSWORD}).status_code == 200
     with sqlite3.connect(db) as c:
-        assert c.execute("SELECT value FROM belot_meta WHERE key = 'schema_version'").fetchone()[0] == "6"
+        assert c.execute("SELECT value FROM belot_meta WHERE key = 'schema_version'").fetchone()[0] == str(SCHEMA_VERSION)
         assert c.execute("SELECT count(*) FROM belot_attempts").fetchone()[0] == 2  # the failure, by address and name
 
 

@@ -27,6 +27,7 @@ from belot.server.migrations import v1_move
 from belot.server.storage import SCHEMA_VERSION
 
 DATA = Path(__file__).parent / "data"
+KEEP = 1e9  # seconds an abandoned table stays open: decades
 
 
 def v1_matches(db: Path) -> dict[str, tuple[Match, int]]:
@@ -58,7 +59,9 @@ def test_schema_1_database_is_migrated_restored_and_played_on(tmp_path: Path) ->
     old = v1_matches(db)
     assert {tid: n for tid, (_, n) in old.items()} == {tid: t["seq"] for tid, t in fixture["tables"].items()}
 
-    with TestClient(create_app(f"sqlite:///{db}", bot_delay=0.0)) as client:
+    # The fixture's tables were left when it was made: a server that closes abandoned tables (schema
+    # 7) closes them at once (test below); this one keeps them to play them on.
+    with TestClient(create_app(f"sqlite:///{db}", bot_delay=0.0, abandon_after=KEEP)) as client:
         con = sqlite3.connect(db)
         assert con.execute("select value from belot_meta where key = 'schema_version'").fetchone() == (
             str(SCHEMA_VERSION),
@@ -103,11 +106,39 @@ def test_schema_1_database_is_migrated_restored_and_played_on(tmp_path: Path) ->
                 assert r.status_code == 200, r.text
         played = {tid: (t.seq, [d.dealt for d in t.match.deals]) for tid, t in lobby.tables.items()}
 
-    with TestClient(create_app(f"sqlite:///{db}", bot_delay=0.0)) as client:  # and a second start agrees
+    with TestClient(create_app(f"sqlite:///{db}", bot_delay=0.0, abandon_after=KEEP)) as client:  # and a second start agrees
         lobby = client.app.state.lobby  # type: ignore[attr-defined]
         for tid, (seq, dealt) in played.items():
             t = lobby.get(tid)
             assert t is not None and (t.seq, [d.dealt for d in t.match.deals]) == (seq, dealt)
+
+
+def test_an_old_database_closes_the_tables_left_long_ago_at_its_upgrade(tmp_path: Path) -> None:
+    """Schema 6 -> 7: an unfinished table was last seen at its last action by a person (or its
+    creation).  The fixture's, left when it was made, are closed as abandoned at the first start
+    (not replayed), every stored action kept; the finished ones are as they were."""
+    db = tmp_path / "belot.sqlite3"
+    shutil.copy(DATA / "server-v1.sqlite3", db)
+    fixture: dict[str, Any] = json.loads((DATA / "server-v1.json").read_text())
+    old = v1_matches(db)
+    with TestClient(create_app(f"sqlite:///{db}", bot_delay=0.0, abandon_after=3600.0)) as client:
+        lobby = client.app.state.lobby  # type: ignore[attr-defined]
+        assert not lobby.tables  # nothing was replayed to be played on
+        for tid, t in fixture["tables"].items():
+            m, n = old[tid]
+            table = client.get(f"/api/tables/{tid}").json()["table"]
+            assert table["status"] == ("finished" if t["status"] == "finished" else "abandoned")
+            assert table["seq"] == n
+            doc = client.get(f"/api/tables/{tid}/record").json()
+            assert [d.dealt for d in replay(doc).deals] == [d.dealt for d in m.deals]
+            assert replay(doc).view(0) == m.view(0)  # the same position, as it was left
+    con = sqlite3.connect(db)
+    try:
+        assert con.execute("select count(*) from belot_moves").fetchone() == (sum(n for _, n in old.values()),)
+        assert con.execute("select count(*) from belot_tables where seen is not null").fetchone() == (0,)
+        assert con.execute("select name from sqlite_master where name = 'belot_tables_seen'").fetchone()
+    finally:
+        con.close()
 
 
 def _action(m: Match, seq: int) -> int:

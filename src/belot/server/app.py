@@ -46,7 +46,7 @@ from .limits import Limits
 from .protocol import rounding_to_json
 from .requests import ActionRequest, Body, CreateTable, JoinSeat, LeaveSeat, detail_of, parse
 from .seats import Connection
-from .settings import FINISHED, default_bot
+from .settings import FINISHED, configured_abandon_after, default_bot
 from .storage import LeaseLost, Storage
 from .tables import Lobby, Table
 from .workers import Forward, Worker
@@ -63,6 +63,7 @@ def create_app(
     storage: Storage | str, *, bot_delay: float = 0.5, grace: float = 60.0, static_dir: Path | None = None,
     limits: Limits | None = None, bots: Bots | None = None, analysis_worlds: tuple[int, int] | None = None,
     login_limiter: LoginLimiter | None = None, worker: Worker | None = None, rematch_hold: float = 120.0,
+    presence_every: float = 0.5, abandon_after: float | None = None,
 ) -> FastAPI:
     """The app over ``storage`` (a `Storage` or a SQLAlchemy URL); unfinished tables restore on start.
 
@@ -75,11 +76,17 @@ def create_app(
     ``worker``: this app is one of several workers on one database server (`workers.Worker`):
     it plays the tables it holds the lease of, and forwards the requests of the others' tables.
     ``rematch_hold``: seconds a rematch keeps the seats of the finished match's players for them.
+    ``presence_every``: seconds between two states a table sends for a change of presence alone
+    (`messages.Messages.presence_changed`).
+    ``abandon_after``: seconds an unfinished table with a human seat stays open with nobody at it
+    (default: `settings.configured_abandon_after`: six hours, or the environment's BELOT_ABANDON_AFTER).
     The app closes the storage and the bots when it shuts down.
     """
     limits = limits or Limits()
     store = Storage(storage, checkpoint_every=1.0) if isinstance(storage, str) else storage
-    lobby = Lobby(store, bot_delay=bot_delay, grace=grace, bots=bots, limits=limits, rematch_hold=rematch_hold)
+    lobby = Lobby(store, bot_delay=bot_delay, grace=grace, bots=bots, limits=limits, rematch_hold=rematch_hold,
+                  presence_every=presence_every,
+                  abandon_after=configured_abandon_after() if abandon_after is None else abandon_after)
     quota = lobby.quota
     accounts = Accounts(store, login_limiter)
     lobby.on_finished.append(accounts.finished)
@@ -99,8 +106,10 @@ def create_app(
         if analyses.resume():
             log.info("resumed the analyses left queued or running")
         gc_task = asyncio.get_running_loop().create_task(keep_gc_pauses_short())
+        sweep_task = asyncio.get_running_loop().create_task(lobby.sweep_every())
         yield
         gc_task.cancel()
+        sweep_task.cancel()
         await analyses.aclose()
         if worker is not None:
             await worker.aclose(lobby)
@@ -400,6 +409,11 @@ def create_app(
             if seat is None:
                 await _refuse(websocket, TableError("bad_token", "this token holds no seat of this table", 403), 4001)
                 return
+            try:
+                table.check_open()
+            except TableError as e:  # closed as abandoned: the seat is refused by name, and the player
+                await websocket.send_text(json.dumps(e.to_json()))  # sees the table as it was left
+                seat = None
         conn = Connection(seat)
         # A client that stopped reading leaves the table at once; its socket holds its place in the
         # limits until it goes (it reads nothing, so it cannot be told).

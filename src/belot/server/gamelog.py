@@ -106,5 +106,13 @@ class GameLog:
                  open: bool | None = None) -> None:
         self.storage.set_seat(self.table_id, seat, token_hash, name, status, open)
 
+    def set_seen(self, seen: float | None) -> None:
+        """When a person was last known at the table (None: one is there now)."""
+        self.storage.set_seen(self.table_id, seen)
+
+    def abandon(self) -> None:
+        """Store the table as closed, abandoned: every action stays as stored."""
+        self.storage.abandon(self.table_id)
+
 
 __all__ = ["GameLog", "deal_next", "deal_row", "new_match", "replay_stored"]

@@ -20,6 +20,11 @@ action numbering, say), so an old database migrates the same way forever.
   and registrations, which were counted in each process's memory, so N workers allowed N times the
   guesses) and ``belot_reservations`` (a rematch's seats kept for their players a while). New
   tables only.
+* 6 -> 7: ``belot_tables.seen``, when a person was last known at an unfinished table with a human
+  seat, so that one nobody is at for long is closed as ``abandoned`` (a new status) instead of being
+  kept, and replayed at every start, for ever.  An unfinished table of an older database was last
+  seen at its last action by a person (or its creation): what it was left at is all that is known.
+  An ended table has none, so that the index ``belot_tables_seen`` holds only the unfinished.
 """
 
 from __future__ import annotations
@@ -212,7 +217,36 @@ def _to_6(c: sa.Connection) -> None:
     _create_new(c, m)
 
 
-STEPS: dict[int, Callable[[sa.Connection], None]] = {2: _to_2, 3: _to_3, 4: _to_4, 5: _to_5, 6: _to_6}
+# -- 6 -> 7 --------------------------------------------------------------------------------------
+
+
+def _to_7(c: sa.Connection) -> None:
+    """``belot_tables.seen``, filled for the unfinished tables with a human seat."""
+    tables = sa.Table(
+        "belot_tables", sa.MetaData(),
+        sa.Column("id", sa.String(32)), sa.Column("created", sa.Float), sa.Column("settings", sa.Text),
+        sa.Column("status", sa.String(16)), sa.Column("seen", sa.Float),
+    )
+    moves = sa.Table(
+        "belot_moves", sa.MetaData(),
+        sa.Column("table_id", sa.String(32)), sa.Column("bot", sa.Boolean), sa.Column("at", sa.Float),
+    )
+    columns = {col["name"] for col in sa.inspect(c).get_columns("belot_tables")}
+    if "seen" not in columns:
+        c.exec_driver_sql("ALTER TABLE belot_tables ADD COLUMN seen FLOAT")
+    sa.Index("belot_tables_seen", tables.c.seen).create(c, checkfirst=True)
+    acted = sa.select(sa.func.max(moves.c.at)).where(moves.c.table_id == tables.c.id, moves.c.bot == sa.false())
+    rows = c.execute(sa.select(tables.c.id, tables.c.created, tables.c.settings, acted.scalar_subquery().label("acted"))
+                     .where(tables.c.status.in_(("waiting", "playing")))).all()
+    for r in rows:
+        if "human" in json.loads(r.settings)["seats"]:
+            seen = r.created if r.acted is None else max(r.created, r.acted)
+            c.execute(sa.update(tables).where(tables.c.id == r.id).values(seen=seen))
+
+
+STEPS: dict[int, Callable[[sa.Connection], None]] = {
+    2: _to_2, 3: _to_3, 4: _to_4, 5: _to_5, 6: _to_6, 7: _to_7,
+}
 """The step that makes each version from the one before it."""
 
 __all__ = ["STEPS", "v1_move"]

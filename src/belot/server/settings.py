@@ -1,9 +1,12 @@
 """A table's settings (target, who plays each seat, the substitute bot, the turn timer, the house
 rules) and the
-checks of their values, shared by the request models and the restore from storage."""
+checks of their values, shared by the request models and the restore from storage; the statuses
+of a table, and how long an unfinished table nobody is at is kept open (`configured_abandon_after`)."""
 
 from __future__ import annotations
 
+import math
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +17,34 @@ from .names import clean_stored_name
 
 HUMAN = "human"
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"  # a table's status
+# An unfinished table with a human seat that nobody was at for `ABANDON_AFTER` seconds: closed, its
+# record kept as it was left (docs/protocol.md, "Abandoned tables").
+ABANDONED = "abandoned"
+ENDED = (FINISHED, ABANDONED)  # nothing more is played: kept in memory only while watched or read lately
+UNFINISHED = (WAITING, PLAYING)
+
+ABANDON_AFTER = 6 * 3600.0  # seconds; the environment's BELOT_ABANDON_AFTER sets another
+ABANDON_AFTER_ENV = "BELOT_ABANDON_AFTER"
+
+
+def configured_abandon_after(environ: dict[str, str] | None = None) -> float:
+    """Seconds an unfinished table with a human seat stays open with nobody at it (no socket of a
+    player or a spectator, no request with a seat's token): `ABANDON_AFTER`, or the environment's
+    ``BELOT_ABANDON_AFTER`` (seconds, more than 0).
+
+    >>> configured_abandon_after({}), configured_abandon_after({"BELOT_ABANDON_AFTER": "90"})
+    (21600.0, 90.0)
+    """
+    text = (os.environ if environ is None else environ).get(ABANDON_AFTER_ENV)
+    if text is None:
+        return ABANDON_AFTER
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise ValueError(f"{ABANDON_AFTER_ENV}={text!r}: give the seconds an abandoned table stays open (more than 0)")
+    return seconds
 
 
 def default_bot() -> str:
@@ -67,5 +98,6 @@ class Settings:
 
 
 __all__ = [
-    "FINISHED", "HUMAN", "MAX_TARGET", "PLAYING", "WAITING", "Settings", "default_bot", "seat_kind",
+    "ABANDONED", "ABANDON_AFTER", "ENDED", "FINISHED", "HUMAN", "MAX_TARGET", "PLAYING", "UNFINISHED", "WAITING",
+    "Settings", "configured_abandon_after", "default_bot", "seat_kind",
 ]

@@ -29,7 +29,7 @@ from sqlalchemy.engine import Engine
 from ..record import Move
 from .migrations import STEPS
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 log = logging.getLogger("belot.server")
 
 metadata = sa.MetaData()
@@ -49,7 +49,13 @@ tables_table = sa.Table(
     # Listed in the lobby: not finished and a human seat free. Kept with every write that changes it,
     # so a lobby page is one range of the index below, however many tables are stored.
     sa.Column("open", sa.Boolean, nullable=False, server_default=sa.false()),
+    # Schema 7: when a person was last known at an unfinished table with a human seat (a socket of
+    # theirs closed, a request with a seat's token); NULL while one is there, and for a table of bots
+    # only, and once it ended.  A table nobody was at for the server's `abandon_after` is closed as
+    # ``abandoned``; its index makes finding those one range, however many tables are stored.
+    sa.Column("seen", sa.Float, nullable=True),
     sa.Index("belot_tables_lobby", "open", "created", "id"),
+    sa.Index("belot_tables_seen", "seen"),
 )
 seats_table = sa.Table(
     "belot_seats", metadata,
@@ -168,6 +174,9 @@ leases_table = sa.Table(
 )
 
 
+_UNFINISHED = ("waiting", "playing")  # the statuses of a table in which something may still be played
+
+
 class LeaseLost(RuntimeError):
     """This worker no longer owns the table it tried to write (another took it over)."""
 
@@ -213,6 +222,7 @@ class StoredTable:
     moves: list[tuple[int, Move, bool]] = field(default_factory=list)  # (seat, move, bot) by seq
     record: str | None = None
     kept: dict[int, float] = field(default_factory=dict)  # seat -> until when a rematch keeps it for its player
+    seen: float | None = None  # when a person was last known at the table (None: one is, or bots only)
 
 
 class StorageError(RuntimeError):
@@ -310,14 +320,18 @@ class Storage:
     def create_table(
         self, table_id: str, seed: int, settings: dict[str, Any], status: str, first_deal: DealRow,
         open: bool = False, rematch_of: str | None = None, kept: dict[int, float] | None = None,
+        attended: bool = True,
     ) -> float:
         """Store a new table; ``rematch_of``: it is the rematch of that finished table, whose players
         ``kept`` seats wait for (seat -> until when).  Each finished table has one rematch: a second
-        one (another worker made it meanwhile) raises IntegrityError, and nothing is stored."""
+        one (another worker made it meanwhile) raises IntegrityError, and nothing is stored.
+        ``attended``: it has a human seat, so it is closed once nobody is at it for long (its
+        ``seen`` starts at its creation)."""
         created = time.time()
         with self.engine.begin() as c:
             c.execute(sa.insert(tables_table).values(
                 id=table_id, created=created, seed=seed, settings=json.dumps(settings), status=status, open=open,
+                seen=created if attended else None,
             ))
             c.execute(sa.insert(seats_table), [
                 {"table_id": table_id, "seat": s, "token_hash": None, "name": None} for s in range(4)
@@ -404,9 +418,56 @@ class Storage:
                     values["status"] = status
                     if status == "finished":
                         values["open"] = False
+                        values["seen"] = None
                 if record is not None:
                     values["record"] = record
                 c.execute(sa.update(tables_table).where(tables_table.c.id == table_id).values(**values))
+
+    # -- abandoned tables ------------------------------------------------------------------------
+
+    def set_seen(self, table_id: str, seen: float | None) -> None:
+        """When a person was last known at the table (None: one is there now).  Not a write of the
+        game: no lease is needed, and an ended table keeps the value it had."""
+        t = tables_table.c
+        with self.engine.begin() as c:
+            c.execute(sa.update(tables_table).where(t.id == table_id, t.status.in_(_UNFINISHED)).values(seen=seen))
+
+    def seen_at_start(self, now: float) -> None:
+        """On start nobody is connected: an unfinished table with a human seat that had a person at
+        it when the server stopped (``seen`` NULL) has nobody from ``now``.  With several workers,
+        only the tables no live worker owns."""
+        t, lc = tables_table.c, leases_table.c
+        q = sa.select(t.id, t.settings).where(t.status.in_(_UNFINISHED), t.seen.is_(None))
+        if self.worker is not None:
+            q = q.where(~sa.exists().where(lc.table_id == t.id, lc.expires >= now))
+        with self.engine.begin() as c:
+            ids = [r.id for r in c.execute(q) if "human" in json.loads(r.settings)["seats"]]
+            for i in range(0, len(ids), 500):
+                c.execute(sa.update(tables_table).where(t.id.in_(ids[i:i + 500]), t.seen.is_(None)).values(seen=now))
+
+    def idle_ids(self, before: float) -> list[str]:
+        """The unfinished tables nobody was known at since ``before``, the longest idle first."""
+        t = tables_table.c
+        with self.engine.connect() as c:
+            return [r[0] for r in c.execute(sa.select(t.id).where(t.seen < before, t.status.in_(_UNFINISHED))
+                                            .order_by(t.seen))]
+
+    def abandon(self, table_id: str, before: float | None = None) -> bool:
+        """Close an unfinished table as ``abandoned`` (every stored action stays; it leaves the lobby).
+        ``before``: only if nobody was known at it since then, and (with several workers) no live
+        worker owns it: a table that is not in this server's memory.  Without, the table is this
+        server's own (a worker's write is fenced by its lease).  True if it was closed now."""
+        t, lc = tables_table.c, leases_table.c
+        where = [t.id == table_id, t.status.in_(_UNFINISHED)]
+        if before is not None:
+            where.append(t.seen < before)
+            if self.worker is not None:
+                where.append(~sa.exists().where(lc.table_id == t.id, lc.expires >= time.time()))
+        with self.engine.begin() as c:
+            if before is None:
+                self._fence(c, table_id)
+            done = c.execute(sa.update(tables_table).where(*where).values(status="abandoned", open=False, seen=None))
+            return done.rowcount == 1
 
     # -- leases (several workers) --------------------------------------------------------------
 
@@ -537,7 +598,7 @@ class Storage:
                 sa.select(reservations_table).where(reservations_table.c.table_id == table_id))}
         return StoredTable(
             id=t.id, created=t.created, seed=t.seed, settings=json.loads(t.settings), status=t.status,
-            seats=seats, deals=deals, moves=moves, record=t.record, kept=kept,
+            seats=seats, deals=deals, moves=moves, record=t.record, kept=kept, seen=t.seen,
         )
 
 

@@ -7,10 +7,16 @@ to move, `seats.Seats`), lets the rules core decide *what* may be done (`Match.a
 projected by `belot.visibility`); `turns.Turns` lets bots move and runs the timers.  Every change
 of state happens in plain synchronous code between two awaits, so on the single event loop no two
 changes interleave and no lock is needed.
+
+An unfinished table with a human seat that nobody is at (no socket of a player or a spectator, no
+request with a seat's token) for `Lobby.abandon_after` seconds is closed as abandoned
+(`Lobby.sweep`): stored so, with every action it had, it leaves memory and the lobby, is not
+replayed at a start, and its record reads as a finished one's; a seat's token is refused there.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import secrets
@@ -35,7 +41,18 @@ from .names import clean_stored_name
 from .protocol import ProtocolError, action_from_json, action_to_json
 from .requests import CreateTable
 from .seats import Connection, Seats
-from .settings import FINISHED, HUMAN, PLAYING, WAITING, Settings, default_bot
+from .settings import (
+    ABANDON_AFTER,
+    ABANDONED,
+    ENDED,
+    FINISHED,
+    HUMAN,
+    PLAYING,
+    UNFINISHED,
+    WAITING,
+    Settings,
+    default_bot,
+)
 from .storage import LeaseLost, Storage, StoredTable
 from .turns import Turns
 
@@ -64,6 +81,10 @@ class Table:
         self.log = GameLog(lobby.storage, table_id, seed)
         self.turns = Turns(self, lobby.bot_delay, lobby.grace)
         self.messages = Messages(self, lobby.presence_every)
+        # When a person was last known here (wall clock, `Lobby.clock`); None while one is (a socket
+        # is open), and for a table of bots only, which is never abandoned: it plays to its end.
+        self.expires = HUMAN in settings.seats
+        self.seen: float | None = created if self.expires else None
 
     # -- what the routes ask -------------------------------------------------------------------------
 
@@ -95,7 +116,7 @@ class Table:
         return self.messages.encode_state(seat, info)
 
     def record(self) -> dict[str, Any]:
-        if not self.match.is_over:
+        if not self.match.is_over and self.status != ABANDONED:
             raise TableError(
                 "in_progress", "the match is not finished; its record, which holds every hand, is published when it ends"
             )
@@ -107,6 +128,7 @@ class Table:
     # -- connections ---------------------------------------------------------------------------------
 
     def connect(self, conn: Connection) -> None:
+        self._attended()
         if conn.seat is None:
             self.seats.spectators.add(conn)
             conn.put(self.encode_state(None))
@@ -129,19 +151,70 @@ class Table:
     def disconnect(self, conn: Connection) -> None:
         if conn.seat is None:
             self.seats.spectators.discard(conn)
-            self._evict_if_done()
-            return
-        seat = self.seats[conn.seat]
-        seat.connections.discard(conn)
-        if not seat.connections and seat.token_hash is not None and self.status != FINISHED:
-            self.turns.start_grace(conn.seat)
-        self.messages.presence_changed()
+        else:
+            seat = self.seats[conn.seat]
+            seat.connections.discard(conn)
+            if not seat.connections and seat.token_hash is not None and self.status != FINISHED:
+                self.turns.start_grace(conn.seat)
+            self.messages.presence_changed()
+        if not self.seats.watched():
+            self._seen_now()
         self._evict_if_done()
 
     def _evict_if_done(self) -> None:
         """A finished table nobody watches leaves memory; `Lobby.get` reloads it from storage on demand."""
-        if self.status == FINISHED and not self.seats.watched():
+        if self.status in ENDED and not self.seats.watched():
             self.lobby.drop(self.id)
+
+    # -- abandoned tables ----------------------------------------------------------------------------
+
+    def _attended(self) -> None:
+        """A socket opens here: a person is at the table until the last one closes."""
+        if self.expires and self.seen is not None and self.status in UNFINISHED:
+            self._store_seen(None)
+
+    def _seen_now(self) -> None:
+        """A person was here just now (the last socket closed, a request with a seat's token)."""
+        if self.expires and self.status in UNFINISHED and not self.seats.watched():
+            self._store_seen(self.lobby.clock())
+
+    def _store_seen(self, seen: float | None) -> None:
+        self.seen = seen
+        try:
+            self.log.set_seen(seen)
+        except SQLAlchemyError as e:  # kept in memory, which the sweep reads for a table held here
+            log.warning("table %s: cannot store when a person was last here: %s", self.id, e)
+
+    def idle(self, now: float) -> float:
+        """Seconds nobody has been at this unfinished table with a human seat (0: someone is, or the
+        table is never abandoned)."""
+        if not self.expires or self.status not in UNFINISHED or self.seen is None or self.seats.watched():
+            return 0.0
+        return max(0.0, now - self.seen)
+
+    def check_open(self) -> None:
+        """TableError ``match_over`` (``detail.reason`` ``abandoned``) for a table closed as abandoned:
+        what a seat's token asks of it is refused, by name, not played."""
+        if self.status == ABANDONED:
+            raise TableError(
+                "match_over", f"this table was closed as abandoned: nobody was at it for {_duration(self.lobby.abandon_after)}; "
+                f"its record stays readable at /api/tables/{self.id}/record", 409, detail={"reason": "abandoned"})
+
+    def abandon(self) -> bool:
+        """Close this unfinished table as abandoned: stored so (every action stays), then it leaves
+        memory.  False if the database did not take it (it stays as it was, and is tried again)."""
+        try:
+            self.log.abandon()
+        except LeaseLost:
+            self.lobby.drop(self.id)
+            return False
+        except SQLAlchemyError as e:
+            log.error("table %s: cannot close it as abandoned: %s", self.id, e)
+            return False
+        self.status = ABANDONED
+        log.info("table %s: closed as abandoned (nobody at it for %s)", self.id, _duration(self.lobby.abandon_after))
+        self.lobby.drop(self.id)
+        return True
 
     def handle_text(self, conn: Connection, text: str | None) -> dict[str, Any] | None:
         """One client message; the reply for this connection only (an error or pong), if any."""
@@ -195,6 +268,7 @@ class Table:
                              detail={"field": "seq", "reason": "type"})
         if seat is None:
             raise TableError("spectator", "a spectator cannot act; join a seat first", 403)
+        self.check_open()
         if self.status == FINISHED or self.match.is_over:
             raise TableError("match_over", "the match is over", 409)
         if self.status == WAITING:
@@ -211,6 +285,9 @@ class Table:
     def alive(self, seat: int) -> None:
         """A sign of life from the player of ``seat`` without a socket (an action or a state asked for
         over HTTP): they are back, and away again a grace period after the last one."""
+        self.check_open()
+        if self.seen is not None and self.lobby.clock() - self.seen > self.lobby.abandon_after / 16:
+            self._seen_now()  # not stored at each request: the idle time is told to a sixteenth
         s = self.seats[seat]
         if s.away or (not s.connections and s.grace_task is None):
             back = s.away
@@ -256,6 +333,7 @@ class Table:
         """Give a human seat (None: the first free one) to a new token; the match starts when the last
         human seat is taken.  ``name`` is already checked (`requests.JoinSeat`).  ``keeper``: the
         one joining is the player of the last match the seat is kept for (a rematch)."""
+        self.check_open()
         if self.status == FINISHED:
             raise TableError("match_over", "the match is over", 409)
         seat = self.seats.choose(seat, keeper)
@@ -268,6 +346,7 @@ class Table:
         if new_status is not None:
             self.status = new_status
         self.turns.start_grace(seat)  # until a socket connects, the grace period runs
+        self._seen_now()
         self.messages.broadcast()
         self.turns.schedule()
         return seat, token
@@ -275,6 +354,7 @@ class Table:
     def new_token(self, seat: int) -> str:
         """A fresh token for a taken human seat (its player is back from another browser); the old
         token no longer holds the seat."""
+        self.check_open()
         st = self.seats[seat]
         if not st.is_human or st.token_hash is None:
             raise TableError("seat_free", f"seat {seat} is not taken", 409, detail={"seat": seat})
@@ -288,6 +368,7 @@ class Table:
         seat = self.seat_of(token)
         if seat is None:
             raise TableError("bad_token", "this token holds no seat of this table", 403)
+        self.check_open()
         if self.status == FINISHED:  # its record names who played: leaving now would rewrite it
             raise TableError("match_over", "the match is over; its seats stay as they were played", 409)
         st = self.seats[seat]
@@ -322,8 +403,10 @@ class Lobby:
     """Every table this server knows: creates them, restores them from storage, finds them."""
 
     def __init__(self, storage: Storage, bot_delay: float = 0.5, grace: float = 60.0, bots: Bots | None = None,
-                 limits: Limits | None = None, rematch_hold: float = 120.0, presence_every: float = 0.5) -> None:
+                 limits: Limits | None = None, rematch_hold: float = 120.0, presence_every: float = 0.5,
+                 abandon_after: float = ABANDON_AFTER) -> None:
         self.storage = storage
+        self.abandon_after = abandon_after  # seconds an unfinished table nobody is at stays open
         self.presence_every = presence_every  # seconds between two states sent for presence alone (`Messages`)
         self.bot_delay = bot_delay
         self.grace = grace
@@ -362,7 +445,8 @@ class Lobby:
         status = PLAYING if HUMAN not in settings.seats else WAITING
         kept = {s: self.clock() + self.rematch_hold for s in keep}
         created = self.storage.create_table(table_id, seed, settings.to_json(), status, deal_row(match, 0),
-                                            open=HUMAN in settings.seats, rematch_of=rematch_of, kept=kept)
+                                            open=HUMAN in settings.seats, rematch_of=rematch_of, kept=kept,
+                                            attended=HUMAN in settings.seats)
         if self.worker is not None:
             self.storage.claim(table_id, self.worker)  # nobody else knows the id yet
         table = Table(self, table_id, seed, settings, match, created, status)
@@ -393,7 +477,7 @@ class Lobby:
         mine = self._waiting_by.get(address, set())
         for table_id in list(mine):
             t = self.tables.get(table_id)
-            if t is None or t.status == FINISHED:
+            if t is None or t.status in ENDED:
                 mine.discard(table_id)
         if not mine:
             self._waiting_by.pop(address, None)
@@ -413,7 +497,7 @@ class Lobby:
         # No id holds a NUL, which PostgreSQL's text cannot: asked about one, the database failed (a 500).
         if table is None and isinstance(table_id, str) and len(table_id) <= 32 and "\x00" not in table_id:
             stored = self.storage.load(table_id)
-            if stored is not None and self.worker is not None and stored.status != FINISHED:
+            if stored is not None and self.worker is not None and stored.status not in ENDED:
                 if not self.storage.claim(table_id, self.worker):
                     return None  # another worker plays it (workers.Forward sends its requests there)
                 stored = self.storage.load(table_id)  # read after the claim: every write of the last owner is in
@@ -422,7 +506,7 @@ class Lobby:
                 # A finished table is kept only while watched (`Table._evict_if_done`), and among the
                 # few read lately: one read over HTTP (its page, its replay) kept it for good, and
                 # every replay ever viewed piled up.
-                if table is not None and table.status != FINISHED:
+                if table is not None and table.status not in ENDED:
                     self.tables[table_id] = table
                 elif table is not None:
                     self._finished[table_id] = table
@@ -451,8 +535,11 @@ class Lobby:
         """Bring back every table in play from the database (on start); returns how many.
 
         Tables still waiting for players have nothing to run: `get` loads one when it is asked for,
-        so a start does not replay thousands of tables nobody sits at.
+        so a start does not replay thousands of tables nobody sits at.  Nobody is at any table now;
+        those nobody was at for `abandon_after` are closed as abandoned first, without a replay.
         """
+        self.storage.seen_at_start(self.clock())
+        self.sweep()
         n = 0
         ids = self.storage.unfinished_ids(PLAYING) if self.worker is None else self.storage.orphans(PLAYING)
         for table_id in ids:
@@ -484,7 +571,36 @@ class Lobby:
         if stored.moves:
             seat, move, bot = stored.moves[-1]
             table.last_action = (seat, action_of(move), bot)
+        if table.expires:  # None: a person was at it on the server that held it last (now gone)
+            table.seen = stored.seen if stored.seen is not None else self.clock()
         return table
+
+    def sweep(self) -> list[str]:
+        """Close as abandoned every unfinished table nobody was at for `abandon_after` seconds: those
+        held here as their memory says, the others (waiting ones not loaded; with several workers,
+        those no live worker owns) as stored.  Returns their ids."""
+        now = self.clock()
+        closed = [t.id for t in list(self.tables.values()) if t.idle(now) >= self.abandon_after and t.abandon()]
+        try:
+            for table_id in self.storage.idle_ids(now - self.abandon_after):
+                if table_id not in self.tables and self.storage.abandon(table_id, now - self.abandon_after):
+                    closed.append(table_id)
+                    self._finished.pop(table_id, None)
+        except SQLAlchemyError as e:  # the next sweep tries again
+            log.error("cannot close the abandoned tables: %s", e)
+        if closed:
+            log.info("closed %d abandoned table(s) (nobody at them for %s)", len(closed), _duration(self.abandon_after))
+        return closed
+
+    async def sweep_every(self, seconds: float | None = None) -> None:
+        """`sweep` for ever, every ``seconds`` (default: a quarter of `abandon_after`, at most a minute)."""
+        every = seconds if seconds is not None else min(60.0, self.abandon_after / 4)
+        while True:
+            await asyncio.sleep(every)
+            try:
+                self.sweep()
+            except Exception:  # one failed sweep must not end them: the next one tries again
+                log.exception("the sweep for abandoned tables failed")
 
     def open_page(self, limit: int, before: tuple[float, str] | None = None) -> tuple[list[Table], tuple[float, str] | None]:
         """A page of the tables with a free human seat, newest first, and the cursor of the next page.
@@ -497,6 +613,19 @@ class Lobby:
     def close(self) -> None:
         for t in self.tables.values():
             t.close()
+
+
+def _duration(seconds: float) -> str:
+    """``seconds`` in words for a message.
+
+    >>> _duration(21600), _duration(5400), _duration(3600), _duration(2), _duration(0.5)
+    ('6 hours', '90 minutes', '1 hour', '2 seconds', '0.5 seconds')
+    """
+    for unit, size in (("hours", 3600), ("minutes", 60)):
+        if (seconds >= size and seconds % size == 0) or seconds >= 4 * size:
+            n = seconds / size
+            return f"{n:g} {unit if n != 1 else unit[:-1]}"
+    return f"{seconds:g} {'seconds' if seconds != 1 else 'second'}"
 
 
 __all__ = ["Connection", "Lobby", "Settings", "Table", "TableError", "default_bot"]
