@@ -39,8 +39,8 @@ function focusKey(el) {
 /* One of the replay's step buttons: its symbol and its name (the symbol first when it points back).
    On a phone the names give way and the six buttons share one row (docs/browser.md); the name stays
    the button's accessible name and its tooltip. */
-function control(go, symbol, key, disabled, back, id = "") {
-  const name = esc(t(key));
+function control(go, symbol, text, disabled, back, id = "") {
+  const name = esc(text);
   const sym = `<span class="sym" aria-hidden="true">${symbol}</span>`;
   const label = `<span class="lb">${name}</span>`;
   return `<button data-go="${go}"${id ? ` id="${id}"` : ""} aria-label="${name}" title="${name}" ${disabled ? "disabled" : ""}>${back ? `${sym} ${label}` : `${label} ${sym}`}</button>`;
@@ -137,13 +137,13 @@ export function showReplay(main, tableId) {
     main.innerHTML = `<div class="replay">
       <h2 style="margin:4px 0;text-align:center">${esc(t("web.replay.title"))} · ${esc(tableId)}</h2>
       <div class="controls" role="toolbar" aria-label="${esc(t("web.replay.title"))}">
-        ${control("prevdeal", "«", "web.replay.prev_deal", dealIdx === 0, true)}
-        ${control("start", "⇤", "web.replay.start", step === 0, true)}
-        ${control("prev", "◀", "web.replay.prev", step === 0, true)}
+        ${control("prevdeal", "«", t("web.replay.prev_deal"), dealIdx === 0, true)}
+        ${control("start", "⇤", t("web.replay.start"), step === 0, true)}
+        ${control("prev", "◀", t("web.replay.prev"), step === 0, true)}
         <span id="step-count">${esc(t("web.replay.step", { i: step, n: steps.length - 1 }))}</span>
-        ${control("next", "▶", "web.replay.next", atEnd, false, "replay-next")}
-        ${control("end", "⇥", "web.replay.end", atEnd, false)}
-        ${control("nextdeal", "»", "web.replay.next_deal", dealIdx >= data.record.deals.length - 1, false)}
+        ${control("next", "▶", t("web.replay.next"), atEnd, false, "replay-next")}
+        ${control("end", "⇥", t("web.replay.end"), atEnd, false)}
+        ${control("nextdeal", "»", t("web.replay.next_deal"), dealIdx >= data.record.deals.length - 1, false)}
         <button data-go="analysis" id="analysis-toggle" aria-pressed="${analysisOn}">${esc(t("web.analysis.title"))}</button>
       </div>
       <div class="narration" id="narration" aria-live="polite">${narration(now)}</div>
