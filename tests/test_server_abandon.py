@@ -30,12 +30,13 @@ from belot.server.storage import Storage
 ABANDON = 0.6  # seconds; the sweep runs every quarter of it
 
 
-def client_of(db: Path, monkeypatch: pytest.MonkeyPatch, abandon_after: float = ABANDON, **kwargs: Any) -> TestClient:
-    """A client of the app over the SQLite file ``db``, closing tables nobody is at for ``abandon_after``
-    (set as `belot serve` takes it, from the environment)."""
+def client_of(db: Path | str, monkeypatch: pytest.MonkeyPatch, abandon_after: float = ABANDON,
+              **kwargs: Any) -> TestClient:
+    """A client of the app over ``db`` (a database URL, or a SQLite file), closing tables nobody is at
+    for ``abandon_after`` (set as `belot serve` takes it, from the environment)."""
     monkeypatch.setenv("BELOT_ABANDON_AFTER", str(abandon_after))
     kwargs.setdefault("bot_delay", 0.0)
-    return TestClient(create_app(f"sqlite:///{db}", **kwargs))
+    return TestClient(create_app(db if isinstance(db, str) else f"sqlite:///{db}", **kwargs))
 
 
 def play_some(http: Any, table_id: str, token: str, actions: int, rng: random.Random) -> int:
@@ -73,8 +74,8 @@ def assert_refused_as_abandoned(r: Any) -> None:
 
 
 def test_a_table_nobody_is_at_is_closed_its_record_kept_and_its_tokens_refused(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    db = tmp_path / "belot.sqlite3"
+        db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = db_url
     rng = random.Random(3)
     with client_of(db, monkeypatch) as client:
         lobby = client.app.state.lobby  # type: ignore[attr-defined]
@@ -128,7 +129,7 @@ def test_a_table_nobody_is_at_is_closed_its_record_kept_and_its_tokens_refused(
         assert client.get(f"/api/tables/{played}").json()["table"]["seq"] == seq
         assert played not in lobby.tables
 
-    storage = Storage(f"sqlite:///{db}")
+    storage = Storage(db)
     try:
         stored = storage.load(played)
         assert stored is not None and stored.status == "abandoned" and len(stored.moves) == seq
@@ -136,10 +137,10 @@ def test_a_table_nobody_is_at_is_closed_its_record_kept_and_its_tokens_refused(
         storage.close()
 
 
-def test_a_table_someone_is_at_stays_open(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_table_someone_is_at_stays_open(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A socket open (a player's, or only a spectator's) keeps a table open however long; the
     time counts from when the last one closed."""
-    with client_of(tmp_path / "belot.sqlite3", monkeypatch) as client:
+    with client_of(db_url, monkeypatch) as client:
         r = client.post("/api/tables", json={"seats": ["human", "human", "bot:random", "bot:random"], "seat": 0})
         player, token = r.json()["table"]["id"], r.json()["token"]
         r = client.post("/api/tables", json={"seats": ["human", "human", "bot:random", "bot:random"], "seat": 0})
