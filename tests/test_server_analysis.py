@@ -121,7 +121,36 @@ def test_the_queue_of_analyses_is_capped_server_wide(tmp_path: Path) -> None:
         refused = [r for r in answers if r.status_code == 429]
         assert refused, [r.status_code for r in answers]
         err = refused[0].json()["error"]
-        assert err["code"] == "too_many_analyses" and err["detail"] == {"limit": 1}
+        assert err["code"] == "too_many_analyses" and err["detail"] == {"limit": 1, "reason": "server"}
         assert client.app.state.analyses.pending() <= 1  # type: ignore[attr-defined]
         asked = tables[answers.index(next(r for r in answers if r.status_code == 200))]
         assert client.post(f"/api/tables/{asked}/analysis").status_code == 200  # asked already: its job
+
+
+def test_one_address_has_its_share_of_the_analysis_queue(tmp_path: Path) -> None:
+    """The queue of analyses was capped server-wide only: one client that made finished games of bots
+    (cheap) could fill it, and every other player's analysis was refused for hours.  An address may
+    have `Limits.analyses_per_address` waiting or running; another address still gets its own, and
+    the first may ask again once one of its analyses is done."""
+    app = create_app(f"sqlite:///{tmp_path / 'b.sqlite3'}", bot_delay=0.0, analysis_worlds=WORLDS,
+                     limits=Limits(analyses_per_address=2))
+    with TestClient(app) as client:
+        tables = [finished_table(client) for _ in range(4)]
+        first = [client.post(f"/api/tables/{t}/analysis") for t in tables[:3]]
+        assert [r.status_code for r in first] == [200, 200, 429], [r.text for r in first]
+        err = first[2].json()["error"]
+        assert err["code"] == "too_many_analyses" and err["detail"] == {"limit": 2, "reason": "address"}
+        assert "your address" in err["message"]
+        assert client.get(f"/api/tables/{tables[2]}/analysis").json()["status"] == "none"  # nothing stored
+        jobs = app.state.analyses
+        other = ("10.9.8.7", 4242)  # another player: the same app, another client address
+        assert client.portal is not None
+        client.portal.call(lambda: jobs.start(tables[3], None, other[0], 2))
+        assert jobs.pending() >= 1
+        wait_done(client, tables[0], [])
+        wait_done(client, tables[1], [])
+        again = client.post(f"/api/tables/{tables[2]}/analysis")
+        assert again.status_code == 200, again.text
+        wait_done(client, tables[2], [])
+        wait_done(client, tables[3], [])
+        assert jobs._asked == {} and jobs._asker == {}  # nothing kept of an address once its analyses are done

@@ -68,6 +68,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                              f"(default {Limits.waiting_per_address})")
     limits.add_argument("--max-bot-tables", type=count, default=Limits.bot_tables, metavar="N",
                         help=f"tables of bots only playing at once, server-wide (default {Limits.bot_tables})")
+    limits.add_argument("--analyses-per-address", type=count, default=Limits.analyses_per_address, metavar="N",
+                        help="analyses of finished games one address may have waiting or running at once "
+                             f"(default {Limits.analyses_per_address})")
     p.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"],
                    help="the server's log: warning (the default) says only what went wrong; info adds every request")
     p.set_defaults(func=run)
@@ -175,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
     limits = Limits(
         max_body=args.max_body, ws_per_address=args.ws_per_address, ws_total=args.ws_total,
         tables_per_minute=args.tables_per_minute, waiting_per_address=args.waiting_per_address,
-        bot_tables=args.max_bot_tables,
+        bot_tables=args.max_bot_tables, analyses_per_address=args.analyses_per_address,
     )
     workers = args.bot_workers and worker_processes(PROG, args.bot_workers, "--bot-workers")
     bots: Bots = BotPool(workers, budget=args.bot_budget, inline=QUICK_BOTS)

@@ -108,6 +108,8 @@ class AnalysisJobs:
         self._executor: ProcessPoolExecutor | None = None
         self._progress: Any = None  # multiprocessing queue: one item a decision the worker finished
         self.computed = 0  # analyses computed by this process (the tests' proof that a stored one is reused)
+        self._asked: dict[str, set[str]] = {}  # the tables each client address asked for, not yet done
+        self._asker: dict[str, str] = {}  # and the address that asked for each of them
 
     # -- rows -------------------------------------------------------------------------------------
 
@@ -141,16 +143,24 @@ class AnalysisJobs:
             queue.put_nowait(table_id)
         return len(rows)
 
-    def start(self, table_id: str, max_queued: int | None = None) -> Job:
+    def start(self, table_id: str, max_queued: int | None = None, address: str | None = None,
+              per_address: int | None = None) -> Job:
         """Queue the analysis of a finished table unless it is queued, running or done (a failed one
         is tried again); the job as it stands.  TableError (429) when ``max_queued`` wait already: the
-        one worker takes minutes a game, and finished games of bots only cost a client little to make."""
+        one worker takes minutes a game, and finished games of bots only cost a client little to make;
+        or when ``address`` has ``per_address`` of its own still waiting or running, so that one client
+        cannot fill the queue and keep everyone else's games from being analysed for hours."""
         job = self.get(table_id)
         if job is not None and job.status != FAILED:
             return job
         if max_queued is not None and self.pending() >= max_queued:
             raise TableError("too_many_analyses", f"{self.pending()} analyses are waiting, the most this server "
-                             "queues; ask again when they are done", 429, detail={"limit": max_queued})
+                             "queues; ask again when they are done", 429, detail={"limit": max_queued, "reason": "server"})
+        mine = self._asked.get(address or "", set())
+        if per_address is not None and len(mine) >= per_address:
+            raise TableError("too_many_analyses", f"your address has {len(mine)} analyses waiting or running, "
+                             "the most one address may; ask again when one is done", 429,
+                             detail={"limit": per_address, "reason": "address"})
         with self.storage.engine.begin() as c:
             if job is None:
                 c.execute(sa.insert(analyses_table).values(table_id=table_id, status=QUEUED, done=0, total=0,
@@ -159,7 +169,18 @@ class AnalysisJobs:
                 c.execute(sa.update(analyses_table).where(analyses_table.c.table_id == table_id)
                           .values(status=QUEUED, done=0, total=0, result=None, updated=time.time()))
         self._start().put_nowait(table_id)
+        if address is not None:
+            self._asked.setdefault(address, set()).add(table_id)
+            self._asker[table_id] = address
         return Job(QUEUED, 0, 0, None)
+
+    def _done(self, table_id: str) -> None:
+        """The job of ``table_id`` is over (done or failed): no longer its address's."""
+        address = self._asker.pop(table_id, None)
+        if address is not None:
+            self._asked[address].discard(table_id)
+            if not self._asked[address]:
+                del self._asked[address]
 
     def pending(self) -> int:
         return 0 if self._queue is None else self._queue.qsize()
@@ -186,6 +207,8 @@ class AnalysisJobs:
                 if isinstance(e, BrokenProcessPool):
                     self._shutdown()
                 self._set(table_id, status=FAILED, result=f"{type(e).__name__}: {e}")
+            finally:
+                self._done(table_id)
 
     def _drain(self) -> int:
         """How many decisions the worker reported since the last look."""

@@ -367,9 +367,10 @@ def create_app(
         return table
 
     @app.post("/api/tables/{table_id}/analysis")
-    async def start_analysis(table_id: str) -> dict[str, Any]:
+    async def start_analysis(table_id: str, request: Request) -> dict[str, Any]:
         finished_or_409(table_id)
-        return analyses.start(table_id, limits.queued_analyses).to_json()
+        return analyses.start(table_id, limits.queued_analyses, address_of(request),
+                              limits.analyses_per_address).to_json()
 
     @app.get("/api/tables/{table_id}/analysis")
     async def get_analysis(table_id: str) -> dict[str, Any]:

@@ -38,6 +38,7 @@ class Limits:
     waiting_per_address: int = 10  # tables created by one address still waiting for players
     bot_tables: int = 8  # tables with no human seat playing at once, server-wide
     queued_analyses: int = 32  # analyses of finished games waiting for the one analysis worker, server-wide
+    analyses_per_address: int = 4  # of those, asked by one address and not yet done
     page_size: int = 50  # tables in one page of the lobby (the most a client may ask for)
 
 

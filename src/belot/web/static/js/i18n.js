@@ -99,6 +99,9 @@ export function errorText(e) {
       if (d.reason === "waiting" && d.limit) return t("web.errors.tables_waiting", { limit: d.limit });
       if (d.reason === "created" && d.limit) return t("web.errors.tables_per_minute", { limit: d.limit, wait });
       return t("web.errors.too_many_tables");
+    case "too_many_analyses":
+      if (d.reason === "address" && d.limit) return t("web.errors.analyses_per_address", { limit: d.limit });
+      return t("web.errors.too_many_analyses");
     case "bad_password":
       if (d.reason === "too_long" && d.limit) return t("web.errors.password_too_long", { limit: d.limit });
       if (d.reason === "too_short" && d.limit) return t("web.errors.password_too_short", { limit: d.limit });
