@@ -315,7 +315,28 @@ def test_a_body_a_form_can_send_is_refused_on_any_route(tmp_path: Path, kind: st
         assert all_rows(tmp_path) == before
 
 
+@pytest.mark.parametrize("origin", ["https://evil.example", "http://testserver:8080", "null", "https://testserver.evil.example",
+                                    "ftp//testserver"])
+def test_an_old_browsers_post_from_another_origin_changes_nothing(tmp_path: Path, origin: str,
+                                                                    no_tracebacks: None) -> None:
+    """Safari before 16.4 sends no Sec-Fetch-Site, and a `no-cors` fetch with a Blob body sends no
+    Content-Type: such a post from another site's page passed both checks and was read as JSON.  Its
+    Origin names that page; one that is not this host (another host or port, a sandboxed frame's
+    "null", no scheme) is refused, on every route."""
+    with make_client(tmp_path) as client:
+        requests = unsafe_api_requests(client)
+        before = all_rows(tmp_path)
+        for method, path, body in requests:
+            r = client.request(method, path, content=json.dumps(body), headers={"Origin": origin})
+            assert "another site" in error_of(r, 403, "cross_site"), (method, path)
+            assert r.json()["error"]["detail"] == {"reason": "origin"}
+        assert all_rows(tmp_path) == before
+
+
 @pytest.mark.parametrize("headers", [{}, {"Sec-Fetch-Site": "same-origin"}, {"Sec-Fetch-Site": "none"},
+                                     {"Origin": "http://testserver"}, {"Origin": "HTTP://TestServer:80"},
+                                     {"Origin": "https://testserver"},  # TLS ended at a proxy: the Host has no scheme
+                                     {"Origin": "https://elsewhere.example", "Sec-Fetch-Site": "same-origin"},
                                      {"Content-Type": "application/json; charset=utf-8"},
                                      {"Content-Type": "Application/JSON", "Sec-Fetch-Site": "same-origin"}])
 def test_the_pages_own_requests_and_programs_are_served(tmp_path: Path, headers: dict[str, str]) -> None:

@@ -12,6 +12,13 @@ forms send form or text bodies. So a state-changing request under ``/api/`` is r
 when it has a ``Content-Type`` other than ``application/json``. Programs (curl, the tests, other
 clients) send no ``Sec-Fetch-Site``, and a body without a ``Content-Type`` is read as JSON.
 Reading requests (GET) are left alone: they change nothing, and what they show is public.
+
+A browser without ``Sec-Fetch-Site`` (Safari before 16.4) can still post a body with no
+``Content-Type`` at all (``fetch`` in ``no-cors`` mode with a ``Blob`` body), which passes the type
+check; but every browser names the page's origin in ``Origin`` on a POST to another origin.  So when
+``Sec-Fetch-Site`` is missing, an ``Origin`` whose host is not the request's ``Host`` (or ``null``: a
+sandboxed frame, a file) is refused with 403 ``cross_site`` too (``reason`` ``origin``).  Programs send
+no ``Origin``; a reverse proxy must pass the ``Host`` the browser asked for (docs/protocol.md).
 """
 
 from __future__ import annotations
@@ -44,6 +51,10 @@ def refusal_of(headers: dict[bytes, bytes]) -> tuple[int, str, str, dict[str, An
     if site in FOREIGN_SITES:
         return (403, "cross_site", "a page of another site cannot change anything here "
                 f"(Sec-Fetch-Site: {site.decode()})", {"reason": site.decode()})
+    if not site and not same_host(headers.get(b"origin"), headers.get(b"host")):
+        origin = headers.get(b"origin", b"").decode("latin-1")[:100]
+        return (403, "cross_site", f"a page of another site cannot change anything here (Origin: {origin})",
+                {"reason": "origin"})
     kind = headers.get(b"content-type")
     if kind is not None:
         media = kind.split(b";", 1)[0].strip().lower()
@@ -52,6 +63,35 @@ def refusal_of(headers: dict[bytes, bytes]) -> tuple[int, str, str, dict[str, An
             return (415, "bad_content_type", f"a request body must be application/json, not {shown!r}",
                     {"field": "Content-Type"})
     return None
+
+
+DEFAULT_PORTS = {b"http": b"80", b"https": b"443"}
+
+
+def same_host(origin: bytes | None, host: bytes | None) -> bool:
+    """Whether the ``Origin`` header (absent: a program's request) names the ``Host`` asked for.
+
+    >>> same_host(b"https://belot.example", b"belot.example"), same_host(b"http://a.example:8000", b"a.example:8000")
+    (True, True)
+    >>> same_host(b"https://evil.example", b"belot.example"), same_host(b"null", b"belot.example"), same_host(None, b"x")
+    (False, False, True)
+    >>> same_host(b"http://[::1]:8000", b"[::1]:8000"), same_host(b"http://[::1]:8000", b"[::1]:8001")
+    (True, False)
+    """
+    if origin is None:
+        return True
+    scheme, sep, rest = origin.strip().lower().partition(b"://")
+    if not sep or not rest or host is None:
+        return False
+    default = DEFAULT_PORTS.get(scheme, b"")
+    return _host_port(rest, default) == _host_port(host.strip().lower(), default)
+
+
+def _host_port(text: bytes, default: bytes) -> tuple[bytes, bytes]:
+    """``host[:port]`` as (host, port), an IPv6 address in its brackets: ``[::1]:8000``."""
+    end = text.rfind(b"]") + 1 if text.startswith(b"[") else 0
+    name, colon, port = text[end:].partition(b":")
+    return text[:end] + name, port if colon else default
 
 
 def _is_api(path: str) -> bool:
@@ -66,4 +106,4 @@ async def _refuse(send: Any, status: int, code: str, message: str, detail: dict[
     await send({"type": "http.response.body", "body": body})
 
 
-__all__ = ["RefuseCrossSite", "refusal_of"]
+__all__ = ["RefuseCrossSite", "refusal_of", "same_host"]
