@@ -202,7 +202,9 @@ def test_abandoned_tables_are_not_replayed_at_a_restart(tmp_path: Path) -> None:
         later_seq = play_some(http, later, later_token, 2, rng)
     assert "restored 1 unfinished table" not in served.err  # the first was not replayed
     time.sleep(1.5)  # the second's player is gone longer than the next server keeps a table open
-    with serving(db, "--log-level", "info", env=short) as served, httpx.Client(base_url=served.url, timeout=10) as http:
+    # (its flag, over the environment's hour)
+    with serving(db, "--log-level", "info", "--abandon-after", "1", env=long) as served, \
+            httpx.Client(base_url=served.url, timeout=10) as http:
         for tid, token, seq in ((closed, closed_token, closed_seq), (later, later_token, later_seq)):
             table = http.get(f"/api/tables/{tid}").json()["table"]
             assert table["status"] == "abandoned" and table["seq"] == seq
@@ -217,3 +219,17 @@ def test_abandoned_tables_are_not_replayed_at_a_restart(tmp_path: Path) -> None:
     finally:
         con.close()
     assert rows == {closed: "abandoned", later: "abandoned"}
+
+
+def test_an_accounts_abandoned_table_is_not_offered_to_go_back_to(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """`GET /api/me` listed the account's tables not finished, so an abandoned one was offered in
+    the lobby's "your tables" with nothing to go back to; and resuming it made a token for it."""
+    with client_of(tmp_path / "belot.sqlite3", monkeypatch) as client:
+        assert client.post("/api/accounts", json={"name": "Ivan", "password": "correct horse battery"}).status_code == 201
+        r = client.post("/api/tables", json={"seats": ["human", "bot:random", "bot:random", "bot:random"], "seat": 0})
+        table_id = r.json()["table"]["id"]
+        assert [t["table"]["id"] for t in client.get("/api/me").json()["tables"]] == [table_id]
+        wait_status(client, table_id, "abandoned")
+        assert client.get("/api/me").json()["tables"] == []
+        assert_refused_as_abandoned(client.post(f"/api/tables/{table_id}/resume"))

@@ -40,7 +40,7 @@ from .errors import TableError
 from .names import BadName, clean_name, clean_stored_name, look_alike_keys
 from .requests import Body, parse, rematch_request
 from .seats import token_hash
-from .settings import FINISHED
+from .settings import ENDED, FINISHED
 from .storage import (
     Storage,
     account_games_table,
@@ -397,12 +397,12 @@ class Accounts:
             return {r.seat: r.account_id for r in rows}
 
     def running(self, account: Account) -> list[tuple[str, int]]:
-        """(table id, seat) of the account's tables not finished, newest first."""
+        """(table id, seat) of the account's tables still played (not finished or abandoned), newest first."""
         sa_, t = seat_accounts_table.c, tables_table.c
         with self.engine.connect() as c:
             rows = c.execute(
                 sa.select(sa_.table_id, sa_.seat).join(tables_table, t.id == sa_.table_id)
-                .where(sa_.account_id == account.id, t.status != FINISHED).order_by(t.created.desc()).limit(50)
+                .where(sa_.account_id == account.id, t.status.notin_(ENDED)).order_by(t.created.desc()).limit(50)
             )
             return [(r.table_id, r.seat) for r in rows]
 
@@ -524,7 +524,7 @@ def add_routes(app: FastAPI, lobby: Lobby, accounts: Accounts, body_of: Callable
         tables = []
         for table_id, seat in accounts.running(account):
             table = lobby.get(table_id)
-            if table is not None and table.status != FINISHED:
+            if table is not None and table.status not in ENDED:
                 tables.append({"table": table.info(), "seat": seat})
         return {"account": account.to_json(), "tables": tables}
 
@@ -550,7 +550,9 @@ def add_routes(app: FastAPI, lobby: Lobby, accounts: Accounts, body_of: Callable
             raise TableError("not_logged_in", "log in to return to your tables", 401)
         table = _table(lobby, table_id)
         seats = [s for s, aid in accounts.linked(table_id).items() if aid == account.id]
-        if not seats or table.status == FINISHED:
+        if seats:
+            table.check_open()  # abandoned: refused by name
+        if not seats or table.status in ENDED:
             raise TableError("not_your_table", "your account holds no seat at this running table", 403)
         token = table.new_token(seats[0])
         return {"table": table.info(), "seat": seats[0], "token": token}
