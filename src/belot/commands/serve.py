@@ -43,6 +43,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="seconds a disconnected player keeps the seat before a bot plays it (default 60)")
     p.add_argument("--rematch-hold", type=_seconds, default=120.0, metavar="SECONDS",
                    help="seconds a rematch keeps each seat for its player of the finished match (default 120)")
+    p.add_argument("--abandon-after", type=seconds(366 * 86400, positive=True), default=None, metavar="SECONDS",
+                   help="seconds an unfinished table nobody is at stays open before it is closed as abandoned, "
+                        "its record kept (default 21600, six hours, or the environment's BELOT_ABANDON_AFTER)")
     p.add_argument("--bot-delay", type=_seconds, default=0.5,
                    help="seconds a bot seat takes at least to act, its thinking included, so a forced "
                         "card comes no sooner than a chosen one (default 0.5)")
@@ -196,7 +199,7 @@ def run(args: argparse.Namespace) -> int:
     if args.worker:
         worker = Worker(args.advertise or f"http://{host}:{port}")
     app = create_app(storage, bot_delay=args.bot_delay, grace=args.grace, limits=limits, bots=bots, worker=worker,
-                     rematch_hold=args.rematch_hold)
+                     rematch_hold=args.rematch_hold, abandon_after=args.abandon_after)
     _raise_open_files(limits.ws_total + 1024)
     # A client message is a small JSON object: 64 KiB is plenty and bounds what one socket can send.
     # Past limit_concurrency uvicorn answers 503 at once, where running out of file descriptors
