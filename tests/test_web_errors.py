@@ -11,6 +11,7 @@ import json
 import re
 import sqlite3
 import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -303,3 +304,47 @@ def test_a_page_of_another_site_cannot_make_a_visitors_browser_act_here(browser:
     finally:
         page.context.close()
         attacker.shutdown()
+
+
+@pytest.fixture(scope="module")
+def abandoning(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A `belot serve` that closes a table nobody is at after one second."""
+    srv = Server(tmp_path_factory.mktemp("abandon") / "belot.sqlite3", "--abandon-after", "1")
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+@pytest.mark.parametrize("lang", ["en", "tr", "bg"])
+def test_a_player_back_at_an_abandoned_table_is_told_so_and_it_leaves_the_lobby(
+        browser: Browser, abandoning: Server, lang: str) -> None:
+    """A seat's token kept in the browser for a table closed as abandoned: the page said "The match is
+    over" (a match that never ended), still offered to leave the seat, and the lobby kept the table
+    among this browser's. It now says the table was closed and why, offers no seat to leave, and the
+    lobby forgets it; the game stays there to replay."""
+    made = post(abandoning, "/api/tables", {"seats": ["human", "bot:random", "bot:random", "bot:random"],
+                                            "seat": 0, "name": "Ayşe"})
+    tid, token = made["table"]["id"], made["token"]
+    deadline = time.monotonic() + 20
+    while abandoning.get(f"/api/tables/{tid}")["table"]["status"] != "abandoned":
+        assert time.monotonic() < deadline, "the table was not closed"
+        time.sleep(0.2)
+    words = catalog(lang)
+    page = new_page(browser, width=360, height=740)
+    page.context.add_init_script(f"localStorage.setItem('belot.lang', '{lang}');"
+                                 f"localStorage.setItem('belot.token.{tid}', '{token}');")
+    page.goto(f"{abandoning.url}/t/{tid}")
+    page.wait_for_selector("#toast:not(.hidden)")
+    assert page.inner_text("#toast") == words["web.errors.match_abandoned"], lang
+    page.wait_for_selector(".felt")
+    assert page.locator("#btn-leave").count() == 0
+    # and the page goes on saying so once the toast is gone, with the way to the game's replay
+    assert page.inner_text("#watching").startswith(words["web.table.abandoned"]), lang
+    assert page.get_attribute("#watching a", "href") == f"/replay/{tid}"
+    assert page.locator(".call, .hand .card button, .hand button").count() == 0  # nothing to play
+    page.goto(abandoning.url + "/")
+    page.wait_for_load_state("networkidle")
+    page.wait_for_function(f"localStorage.getItem('belot.token.{tid}') === null")
+    assert tid not in page.inner_text("main")
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()

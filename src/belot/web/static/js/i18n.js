@@ -99,6 +99,9 @@ export function errorText(e) {
       if (d.reason === "waiting" && d.limit) return t("web.errors.tables_waiting", { limit: d.limit });
       if (d.reason === "created" && d.limit) return t("web.errors.tables_per_minute", { limit: d.limit, wait });
       return t("web.errors.too_many_tables");
+    case "match_over":
+      if (d.reason === "abandoned") return t("web.errors.match_abandoned");
+      return t("web.errors.match_over");
     case "too_many_analyses":
       if (d.reason === "address" && d.limit) return t("web.errors.analyses_per_address", { limit: d.limit });
       return t("web.errors.too_many_analyses");

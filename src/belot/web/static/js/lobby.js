@@ -4,7 +4,7 @@
 import { api, saveToken, savedTokens, forgetToken } from "./net.js";
 import { t, esc, language, errorText } from "./i18n.js";
 import { navigate, oneAtATime, toast } from "./ui.js";
-import { botName, seatName } from "./names.js";
+import { botName, ended, seatName } from "./names.js";
 import { whoami } from "./account.js";
 import { EXCLUSIVE, HOUSE_RULES, houseRulesFieldset, optionsHtml } from "./options.js";
 import { load, save } from "./store.js";
@@ -81,9 +81,10 @@ export function showLobby(main) {
     const found = await Promise.all(held.map(async ({ tableId, token }) => {
       try {
         const state = await api(`/api/tables/${tableId}/state?token=${encodeURIComponent(token)}`);
-        return state.table && state.table.status !== "finished" ? { table: state.table, seat: state.you && state.you.seat } : null;
+        return state.table && !ended(state.table) ? { table: state.table, seat: state.you && state.you.seat } : null;
       } catch (e) {
-        if (e.code === "no_table" || e.code === "bad_token") forgetToken(tableId);
+        // gone, not this table's token, or closed as abandoned: nothing to go back to
+        if (e.code === "no_table" || e.code === "bad_token" || e.code === "match_over") forgetToken(tableId);
         return null;
       }
     }));

@@ -12,6 +12,9 @@ export function botName(bot) {
 /** The partner of a seat: the one opposite, in the same team (R1). */
 export const partnerOf = (seat) => (seat + 2) % 4;
 
+/** Whether nothing more is played at the table: its match finished, or it was closed as abandoned. */
+export const ended = (table) => table.status === "finished" || table.status === "abandoned";
+
 /** The name of a seat of a TABLE (protocol.md) as the lobby lists it: the player's name, or the bot and the seat number. */
 export function plainSeatName(table, seat) {
   const s = table && table.seats && table.seats[seat];

@@ -7,7 +7,7 @@ import { api, savedToken, saveToken, forgetToken, TableSocket, ApiError } from "
 import { t, esc, errorText } from "./i18n.js";
 import { cardFace, cardBack, cardWords, cardsShort, sortHand } from "./cards.js";
 import { optionsHtml } from "./options.js";
-import { callHtml, callMade, multiplierText, seatName, plainSeatName, botName, partnerOf, teamWord, declName } from "./names.js";
+import { callHtml, callMade, multiplierText, seatName, plainSeatName, botName, partnerOf, teamWord, declName, ended } from "./names.js";
 import { sheetHtml, summaryHtml } from "./sheet.js";
 import { banner, navigate, oneAtATime, toast } from "./ui.js";
 import { joinTable, myName, rememberName, MAX_NAME } from "./lobby.js";
@@ -294,7 +294,7 @@ export function showTable(main, tableId) {
     const table = msg.table;
     document.getElementById("topbar-extra").innerHTML =
       `<a class="round-btn" data-link href="/">${esc(t("web.table.back_to_lobby"))}</a>` +
-      (token && table.status !== "finished" ? ` <button class="round-btn" id="btn-leave">${esc(t("web.table.leave"))}</button>` : "");
+      (token && !ended(table) ? ` <button class="round-btn" id="btn-leave">${esc(t("web.table.leave"))}</button>` : "");
     const leave = document.getElementById("btn-leave");
     if (leave) leave.addEventListener("click", leaveSeat);
     if (!v) {
@@ -445,7 +445,10 @@ export function showTable(main, tableId) {
           <div class="nameplate team0"><span class="name">${esc(label(0))}</span>${seatChips(0)}</div>
           <div class="bubble">${bubbleHtml(0)}</div>
           <div class="backs">${Array.from({ length: n }, () => `<div class="mini">${cardBack()}</div>`).join("")}</div></div>
-        <div class="prompt" id="watching">${esc(t("web.table.watching"))}</div>${seatListHtml(msg.table)}`;
+        ${msg.table.status === "abandoned"
+          ? `<div class="prompt" id="watching">${esc(t("web.table.abandoned"))}
+              <a class="secondary" data-link href="/replay/${esc(tableId)}">${esc(t("web.match.replay"))}</a></div>`
+          : `<div class="prompt" id="watching">${esc(t("web.table.watching"))}</div>`}${seatListHtml(msg.table)}`;
     }
     const myTurn = v.to_move === mine;
     const hand = sortHand(v.hand, v.contract);
@@ -606,7 +609,7 @@ export function showTable(main, tableId) {
   function seatListHtml(table) {
     if (token || !table) return "";
     const free = table.seats.filter((s) => s.kind === "human" && !s.taken && !s.reserved);
-    if (!free.length || table.status === "finished") return "";
+    if (!free.length || ended(table)) return "";
     // Someone who came by the link is asked for a name, so the table does not call them "Seat 3".
     const name = joinName ?? myName();
     const account = accountName(); // logged in: the server seats the account's name, nothing to type
