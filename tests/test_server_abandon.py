@@ -41,7 +41,9 @@ def client_of(db: Path | str, monkeypatch: pytest.MonkeyPatch, abandon_after: fl
 
 def play_some(http: Any, table_id: str, token: str, actions: int, rng: random.Random) -> int:
     """Seat 0's player makes ``actions`` of its actions over HTTP, and the bots theirs until seat 0
-    is to move again (then nothing moves); returns the seq then."""
+    is to move again (then nothing moves); returns the seq then.  Seat 0 announces no declaration:
+    one announced last would wait for its card, and the record writes a declaration on its card
+    (`test_a_declaration_whose_card_was_not_played_is_kept_in_the_database`)."""
     done = 0
     while True:
         m = http.get(f"/api/tables/{table_id}/state", params={"token": token}).json()
@@ -51,9 +53,14 @@ def play_some(http: Any, table_id: str, token: str, actions: int, rng: random.Ra
         if done == actions:
             return int(m["seq"])
         r = http.post(f"/api/tables/{table_id}/action",
-                      json={"token": token, "action": rng.choice(m["view"]["legal"]), "seq": m["seq"]})
+                      json={"token": token, "action": rng.choice(plain(m["view"]["legal"])), "seq": m["seq"]})
         assert r.status_code == 200, r.text
         done += 1
+
+
+def plain(legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The legal actions but declarations (a card, a call)."""
+    return [a for a in legal if "declare" not in a]
 
 
 def wait_status(http: Any, table_id: str, status: str, timeout: float = 10.0) -> dict[str, Any]:
@@ -233,3 +240,47 @@ def test_an_accounts_abandoned_table_is_not_offered_to_go_back_to(tmp_path: Path
         wait_status(client, table_id, "abandoned")
         assert client.get("/api/me").json()["tables"] == []
         assert_refused_as_abandoned(client.post(f"/api/tables/{table_id}/resume"))
+
+
+def test_a_declaration_whose_card_was_not_played_is_kept_in_the_database(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player who announced a declaration in trick 1 and left before playing its card: the table is
+    closed with that declaration stored, and the record, which writes a declaration on its card
+    (belot-record/1), is the match up to the card before it (docs/protocol.md, "Abandoned tables")."""
+    rng = random.Random(5)
+    with client_of(tmp_path / "belot.sqlite3", monkeypatch, abandon_after=30.0) as client:
+        for _ in range(200):  # deals until seat 0 is offered a declaration
+            r = client.post("/api/tables", json={"seats": ["human", "bot:random", "bot:random", "bot:random"],
+                                                 "seat": 0, "target": 1000})
+            table_id, token = r.json()["table"]["id"], r.json()["token"]
+            while True:
+                m = client.get(f"/api/tables/{table_id}/state", params={"token": token}).json()
+                legal = m["view"]["legal"]
+                if m["view"]["to_move"] != 0 or not legal:
+                    time.sleep(0.01)
+                    continue
+                if any("declare" in a for a in legal) or m["view"]["phase"] != "auction":  # offered, or too late
+                    break
+                r = client.post(f"/api/tables/{table_id}/action", json={"token": token, "action": rng.choice(legal)})
+                assert r.status_code == 200, r.text
+            if any("declare" in a for a in legal):
+                break
+            client.post(f"/api/tables/{table_id}/leave", json={"token": token})
+        else:
+            raise AssertionError("seat 0 was never offered a declaration")
+        declare = next(a for a in legal if "declare" in a)
+        r = client.post(f"/api/tables/{table_id}/action", json={"token": token, "action": declare})
+        assert r.status_code == 200, r.text
+        seq = r.json()["seq"]
+        lobby = client.app.state.lobby  # type: ignore[attr-defined]
+        assert lobby.get(table_id).abandon()
+        doc = client.get(f"/api/tables/{table_id}/record").json()
+        assert sum(len(d.actions) for d in replay(doc).deals) == seq - 1
+        assert all("declare" not in p for d in doc["deals"] for p in d["play"] if isinstance(p, dict))
+    storage = Storage(f"sqlite:///{tmp_path / 'belot.sqlite3'}")
+    try:
+        stored = storage.load(table_id)
+        assert stored is not None and len(stored.moves) == seq
+        assert stored.moves[-1][:2] == (0, {"declare": declare["declare"]})
+    finally:
+        storage.close()
