@@ -3,6 +3,7 @@ characters, at most 32 characters) and one process per database file."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import unicodedata
@@ -70,6 +71,20 @@ def test_a_second_owner_by_another_name_of_the_file_is_refused(tmp_path):
                 Owner(str(other)).acquire()
     with Owner(str(tmp_path / "link.sqlite3")), pytest.raises(DatabaseOwned):
         Owner(str(db)).acquire()
+
+
+def test_a_second_owner_by_a_hard_link_is_refused(tmp_path):
+    """A hard link is the same file under a name of its own (here in another folder), and its
+    ``.owner`` file is another: two servers on it played the same tables."""
+    db = tmp_path / "belot.sqlite3"
+    db.touch()
+    (tmp_path / "other").mkdir()
+    os.link(db, tmp_path / "other" / "copy.sqlite3")
+    with Owner(str(db)), pytest.raises(DatabaseOwned, match="hard link"):
+        Owner(str(tmp_path / "other" / "copy.sqlite3")).acquire()
+    with Owner(str(tmp_path / "other" / "copy.sqlite3")), pytest.raises(DatabaseOwned):
+        Owner(str(db)).acquire()
+    Owner(str(db)).acquire().release()  # both released: free again
 
 
 def test_the_lock_goes_with_a_killed_process(tmp_path):

@@ -4,7 +4,11 @@ Two `belot serve` processes on one SQLite file both restored and played the same
 refusing the other's writes, freezing them, and seating two people in one seat). The owner holds
 an exclusive `flock` on ``<database>.owner`` (beside the file itself, symbolic links followed) for its whole life and writes its pid, host and start
 time into it; the operating system drops the lock when the process ends, also on SIGKILL, so a
-restart after a crash is never blocked by a stale lock. Databases that are not a local file
+restart after a crash is never blocked by a stale lock. A hard link is another name of the same
+file in a folder of its own, beside which the ``.owner`` file differs: so the owner also holds a
+`flock` on the database file itself (one inode, whatever its name), kept open until the process
+ends (closing another descriptor of the file would drop SQLite's own POSIX locks in this process;
+`flock` locks are apart from those on Linux). Databases that are not a local file
 (a server URL such as PostgreSQL) are not locked here: several servers share one with
 ``belot serve --worker``, which gives each table one owner by a lease (`workers`).
 """
@@ -28,8 +32,10 @@ class Owner:
 
     def __init__(self, db_path: str) -> None:
         # The file's own path: by a symbolic link it is the same database, and must meet the same lock.
-        self.path = os.path.realpath(db_path) + ".owner"
+        self.db = os.path.realpath(db_path)
+        self.path = self.db + ".owner"
         self._file: IO[str] | None = None
+        self._db_fd: int | None = None
 
     def acquire(self) -> Self:
         f = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 - held open for the process's life
@@ -41,14 +47,31 @@ class Owner:
             f.close()
             raise DatabaseOwned(f"the database is in use by another belot serve ({other}); "
                                 "stop that server first, or give this one another --db") from None
+        try:
+            fd = os.open(self.db, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError:
+            f.close()
+            raise
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            f.close()
+            raise DatabaseOwned("the database is in use by another belot serve, which opened it by another "
+                                "name (a hard link to the same file); stop that server first, or give this one "
+                                "another --db") from None
         f.seek(0)
         f.truncate()
         f.write(json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "since": time.time()}))
         f.flush()
-        self._file = f
+        self._file, self._db_fd = f, fd
         return self
 
     def release(self) -> None:
+        """Drop both locks: at the process's end, once the database is no longer used here."""
+        if self._db_fd is not None:
+            os.close(self._db_fd)
+            self._db_fd = None
         if self._file is not None:
             self._file.close()  # closing drops the lock
             self._file = None
