@@ -304,38 +304,49 @@ SCORE_LINES = """(sel) => {
 }"""
 
 
-@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("stage", ["waiting", "auction", "side_dealer", "summary", "match_end", "redoubled_end",
                                    "redoubled_watched"])
-def test_nothing_overflows_is_cut_off_or_overlaps(browser: Browser, stage: str, lang: str,
-                                                  request: pytest.FixtureRequest) -> None:
+def test_nothing_overflows_is_cut_off_or_overlaps(browser: Browser, stage: str, request: pytest.FixtureRequest) -> None:
     """The Bulgarian "Раздаващ" chip ran out of a side seat's name plate at 360 px, and the side
-    seats' plates lay on the felt's wooden rim: every chip and label of every stage fits."""
+    seats' plates lay on the felt's wooden rim: every chip and label of every stage fits, in each
+    language (the three side by side at each width: the layout check's settling waits are spent
+    once for them)."""
     table: ScriptedTable = request.getfixturevalue(stage)
     ready = {"auction": "[data-call]", "waiting": ".seat-chooser", "side_dealer": ".seat.pos-left .chip.dealer", "summary": "#summary-dialog",
              "match_end": "#match-end", "redoubled_end": "#match-end", "redoubled_watched": "#match-end"}[stage]
     for width, height in WIDTHS:
-        page = table.open(browser, width, height, lang)
-        page.wait_for_selector(ready)
-        if stage in ("match_end", "redoubled_end", "redoubled_watched"):
-            page.click("#match-end details summary")  # the last deal's summary, opened
-            # the final score in one line: "Краен резултат Ние 8 – 0 / Те" left "Те" alone under it
-            assert page.evaluate(SCORE_LINES, "#match-end .final") == 1, (stage, lang, width)
-        if page.locator("#trick-count").count():  # "Взятка 1/8 · взятки: Ние 1 – / 0 Те" at 1280 px
-            assert page.evaluate(SCORE_LINES, "#trick-count") == 1, (stage, lang, width)
-        # each team's score whole: a spectator's "Отбор 1: 0 · Отбор 2: / 0" at 1280 px
-        assert page.evaluate("[...document.querySelectorAll('#score-line > span')].filter((s) => s.getClientRects().length > 1)"
-                             ".map((s) => s.textContent)") == [], (stage, lang, width)
-        assert_fits(page, stage, lang, width)
-        if width < 600:  # a finger's controls, the match end's "last deal" disclosure among them
-            assert page.evaluate(SMALL_CONTROLS, FINGER) == [], (stage, lang)
+        pages = {lang: table.open(browser, width, height, lang) for lang in LANGS}
+        for lang, page in pages.items():
+            page.wait_for_selector(ready)
+            if stage in ("match_end", "redoubled_end", "redoubled_watched"):
+                page.click("#match-end details summary")  # the last deal's summary, opened
+                # the final score in one line: "Краен резултат Ние 8 – 0 / Те" left "Те" alone under it
+                assert page.evaluate(SCORE_LINES, "#match-end .final") == 1, (stage, lang, width)
+            if page.locator("#trick-count").count():  # "Взятка 1/8 · взятки: Ние 1 – / 0 Те" at 1280 px
+                assert page.evaluate(SCORE_LINES, "#trick-count") == 1, (stage, lang, width)
+            # each team's score whole: a spectator's "Отбор 1: 0 · Отбор 2: / 0" at 1280 px
+            assert page.evaluate("[...document.querySelectorAll('#score-line > span')].filter((s) => s.getClientRects().length > 1)"
+                                 ".map((s) => s.textContent)") == [], (stage, lang, width)
+            if width < 600:  # a finger's controls, the match end's "last deal" disclosure among them
+                assert page.evaluate(SMALL_CONTROLS, FINGER) == [], (stage, lang)
+        assert_all_fit(pages, stage, width)
         if stage in ("summary", "match_end"):  # and the table under the dialog
-            page.click("#summary-ok" if stage == "summary" else "[data-close-end]")
-            page.wait_for_selector(".overlay", state="detached")
-            assert_fits(page, stage, lang, width, "under the dialog")
-        assert page.evaluate("document.documentElement.scrollWidth") <= width
-        assert not page.errors  # type: ignore[attr-defined]
-        page.context.close()
+            for page in pages.values():
+                page.click("#summary-ok" if stage == "summary" else "[data-close-end]")
+                page.wait_for_selector(".overlay", state="detached")
+            assert_all_fit(pages, stage, width, "under the dialog")
+        for lang, page in pages.items():
+            assert page.evaluate("document.documentElement.scrollWidth") <= width, (stage, lang, width)
+            assert not page.errors  # type: ignore[attr-defined]
+            page.context.close()
+
+
+def assert_all_fit(pages: dict[str, Page], *where: Any) -> None:
+    """`assert_fits` of the same state in each language, settled side by side."""
+    found = layout_faults_of(list(pages.values()))
+    faults = [f"{lang}: {fault}" for lang, faults in zip(pages, found, strict=True) for fault in faults]
+    if faults:
+        pytest.fail(f"{where}:\n" + "\n".join(faults), pytrace=False)
 
 
 def test_the_layout_check_finds_a_chip_out_of_its_plate(browser: Browser, auction: ScriptedTable) -> None:
