@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 import test_web
 from test_web import Browser, Page, Server, act_once, new_page, post
-from test_web_pages_layout import assert_page_fits, catalog
+from test_web_layout import LANGS
+from test_web_pages_layout import assert_page_fits, assert_pages_fit, catalog
 
 import belot
 import belot.contracts
@@ -209,34 +210,39 @@ def touch_page(browser: Browser, lang: str, width: int = 360, height: int = 740)
     return page
 
 
-def explanations_open_and_fit(page: Page, line: str, lang: str, where: str) -> None:
+def explanations_open_and_fit(pages: dict[str, Page], line: str, where: str) -> None:
     """The line's explanations are shut; a tap opens them (each option's name and its catalog text,
     on screen), they fit at 360 and 1280 px with every control finger-sized on the phone, the
-    keyboard (Enter on the focused line) shuts and opens them again, and a tap shuts them."""
-    texts = catalog(lang)
-    help_list = page.locator(f"{line} .rule-help")
-    summary = page.locator(f"{line} > summary")
-    assert not help_list.is_visible(), where
-    assert page.locator(f"{line} [title]").count() == 0  # nothing is said only on hover
-    summary.tap()
-    help_list.wait_for(state="visible")
-    items = help_list.locator("li")
-    assert items.count() == len(EXPLAINED), where
-    for i, opt in enumerate(EXPLAINED):
-        text = items.nth(i).inner_text()
-        assert texts[f"web.options.help.{opt}"] in text, (where, lang, text)
-        assert items.nth(i).get_attribute("data-option") == opt
-    assert_page_fits(page, where, lang, "explained", extra=LINE_PARTS)
-    page.set_viewport_size({"width": 360, "height": 740})
-    summary.focus()
-    page.keyboard.press("Enter")
-    help_list.wait_for(state="hidden")
-    page.keyboard.press("Enter")
-    help_list.wait_for(state="visible")
-    summary.tap()
-    help_list.wait_for(state="hidden")
-    assert_page_fits(page, where, lang, "shut", extra=LINE_PARTS)
-    assert not page.errors  # type: ignore[attr-defined]
+    keyboard (Enter on the focused line) shuts and opens them again, and a tap shuts them.  The same
+    page in each language (``pages``), measured side by side."""
+    for lang, page in pages.items():
+        texts = catalog(lang)
+        help_list = page.locator(f"{line} .rule-help")
+        assert not help_list.is_visible(), where
+        assert page.locator(f"{line} [title]").count() == 0  # nothing is said only on hover
+        page.locator(f"{line} > summary").tap()
+        help_list.wait_for(state="visible")
+        items = help_list.locator("li")
+        assert items.count() == len(EXPLAINED), where
+        for i, opt in enumerate(EXPLAINED):
+            text = items.nth(i).inner_text()
+            assert texts[f"web.options.help.{opt}"] in text, (where, lang, text)
+            assert items.nth(i).get_attribute("data-option") == opt
+    assert_pages_fit(pages, where, "explained", extra=LINE_PARTS)
+    for page in pages.values():
+        help_list = page.locator(f"{line} .rule-help")
+        summary = page.locator(f"{line} > summary")
+        page.set_viewport_size({"width": 360, "height": 740})
+        summary.focus()
+        page.keyboard.press("Enter")
+        help_list.wait_for(state="hidden")
+        page.keyboard.press("Enter")
+        help_list.wait_for(state="visible")
+        summary.tap()
+        help_list.wait_for(state="hidden")
+    assert_pages_fit(pages, where, "shut", extra=LINE_PARTS)
+    for page in pages.values():
+        assert not page.errors  # type: ignore[attr-defined]
 
 
 @pytest.fixture(scope="module")
@@ -255,34 +261,37 @@ def explained(server: Server) -> dict[str, str]:
             "finished": finished["table"]["id"]}
 
 
-@pytest.mark.parametrize("lang", ["en", "tr", "bg"])
 def test_a_house_rules_explanation_opens_by_tap_and_keyboard_and_fits(browser: Browser, server: Server,
-                                                                      explained: dict[str, str], lang: str) -> None:
+                                                                      explained: dict[str, str]) -> None:
     """A house rule's explanation was only a hover tooltip (`title`) on its chip: a phone never
     showed it.  At the table, in the lobby's list and in the replay, the line of chips opens the
-    explanations by a tap and by the keyboard, and closes them again."""
-    page = touch_page(browser, lang)
-    page.context.add_init_script(f"localStorage.setItem('belot.token.{explained['table']}', '{explained['token']}');")
-    page.goto(f"{server.url}/t/{explained['table']}")
-    page.wait_for_selector(".felt .house-rules")
-    explanations_open_and_fit(page, ".house-rules", lang, "table")
+    explanations by a tap and by the keyboard, and closes them again, in each language."""
+    pages = {lang: touch_page(browser, lang) for lang in LANGS}
+    for page in pages.values():
+        page.context.add_init_script(f"localStorage.setItem('belot.token.{explained['table']}', '{explained['token']}');")
+        page.goto(f"{server.url}/t/{explained['table']}")
+        page.wait_for_selector(".felt .house-rules")
+    explanations_open_and_fit(pages, ".house-rules", "table")
 
-    page.goto(server.url + "/")
     line = f"#rules-{explained['listed']}"
-    page.wait_for_selector(line)
-    page.wait_for_load_state("networkidle")
-    explanations_open_and_fit(page, line, lang, "lobby")
+    for page in pages.values():
+        page.goto(server.url + "/")
+        page.wait_for_selector(line)
+        page.wait_for_load_state("networkidle")
+    explanations_open_and_fit(pages, line, "lobby")
 
-    page.goto(f"{server.url}/replay/{explained['finished']}")
-    page.wait_for_selector(".replay .open-hand")
-    explanations_open_and_fit(page, ".house-rules", lang, "replay")
+    for page in pages.values():
+        page.goto(f"{server.url}/replay/{explained['finished']}")
+        page.wait_for_selector(".replay .open-hand")
+    explanations_open_and_fit(pages, ".house-rules", "replay")
     # an explanation opened stays open while the replay is stepped through (each step draws it anew)
-    page.tap(".house-rules > summary")
-    page.evaluate("window.__before = document.querySelector('.replay')")
-    page.keyboard.press("ArrowRight")
-    page.wait_for_function("document.querySelector('.replay') !== window.__before")
-    assert page.locator(".house-rules .rule-help").is_visible()
-    page.context.close()
+    for page in pages.values():
+        page.tap(".house-rules > summary")
+        page.evaluate("window.__before = document.querySelector('.replay')")
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("document.querySelector('.replay') !== window.__before")
+        assert page.locator(".house-rules .rule-help").is_visible()
+        page.context.close()
 
 
 def test_many_house_rules_take_one_line_on_a_phone(browser: Browser, server: Server) -> None:
