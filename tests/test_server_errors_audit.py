@@ -272,3 +272,18 @@ def test_a_guest_cannot_pass_for_an_account_with_look_alike_letters(tmp_path: Pa
             assert r.status_code == 201, r.text
         r = guest.post("/api/tables", json={"seat": 0, "name": "BEPA"})  # Latin letters only
         assert r.status_code == 409 and r.json()["error"]["code"] == "name_registered", r.text
+
+
+@pytest.mark.parametrize("seat", [0, 1, 3])
+def test_an_unknown_bot_level_is_refused_naming_its_seat(tmp_path: Path, seat: int) -> None:
+    """A table asked with an unknown bot level at one seat was refused with the field "seats", where
+    a seat of the wrong type is named "seats.3": the refusal names the seat, and its value."""
+    kinds = ["human", "bot:random", "bot:random", "bot:random"]
+    kinds[seat] = "bot:nosuch"
+    with make_client(tmp_path) as client:
+        r = client.post("/api/tables", json={"seats": kinds})
+        assert r.status_code == 400, r.text
+        error = r.json()["error"]
+        assert error["code"] == "bad_request" and error["detail"] == {"field": f"seats.{seat}", "reason": "invalid"}
+        assert error["message"].startswith(f"seats.{seat}: 'bot:nosuch' is neither"), error
+        assert client.get("/api/tables").json()["tables"] == []

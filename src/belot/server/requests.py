@@ -7,10 +7,18 @@ Whether a valid request may be granted (a free seat, the seat to move) is the ta
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 from fastapi.exceptions import RequestValidationError
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from ..bots import bot_names
 from ..contracts import Rules
@@ -30,7 +38,8 @@ class CreateTable(Body):
     """``POST /api/tables``: the table's settings, and optionally a seat to join at once."""
 
     target: int = Field(151, ge=1, le=MAX_TARGET)
-    seats: list[str] | None = Field(None, min_length=4, max_length=4)
+    # each seat checked on its own, so a refusal names it (``seats.1``), as a seat of the wrong type is
+    seats: list[Annotated[str, AfterValidator(seat_kind)]] | None = Field(None, min_length=4, max_length=4)
     names: list[str | None] | None = Field(None, min_length=4, max_length=4)
     substitute: str | None = None
     turn_timer: float | None = Field(None, ge=1, le=3600)
@@ -43,11 +52,6 @@ class CreateTable(Body):
     def _options(cls, v: list[str] | None) -> list[str] | None:
         # UnsupportedOption is a ValueError: unknown, refused (OPT-LATE-DECLARE) or exclusive options -> 400
         return None if v is None else list(Rules.from_options(v).options)
-
-    @field_validator("seats")
-    @classmethod
-    def _seats(cls, v: list[str] | None) -> list[str] | None:
-        return None if v is None else [seat_kind(x) for x in v]
 
     @field_validator("names")
     @classmethod
