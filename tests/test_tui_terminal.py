@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.console import Console
@@ -57,17 +58,26 @@ def test_a_terminal_without_the_suit_symbols_shows_cards_as_they_are_typed(tmp_p
     assert "belot play --resume" in screen
 
 
+def _spawn_play(tmp: Path, dimensions: tuple[int, int], **env: str) -> tuple[Any, io.StringIO]:
+    """`belot play` (seed 7, English, random bots) in a pseudo-terminal of ``dimensions`` (rows,
+    columns), measured as a real one is (no COLUMNS or LINES), with ``env`` added; and what it shows."""
+    import pexpect
+
+    full = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    full.update(BELOT_DATA_DIR=str(tmp), **env)
+    argv = ["-m", "belot", "play", "--pause", "0", "--seed", "7", "--lang", "en",
+            "--partner", "random", "--opponents", "random"]
+    child = pexpect.spawn(sys.executable, argv, env=full, encoding="utf-8", dimensions=dimensions, timeout=30)
+    out = io.StringIO()
+    child.logfile_read = out
+    return child, out
+
+
 def test_a_dumb_terminal_of_40_columns_gets_a_table_40_columns_wide(tmp_path: Path) -> None:
     """TERM=dumb (Emacs' M-x shell, some IDE consoles) is measured like any terminal: Rich alone takes
     it to be 80 columns wide, and an 80-column table in a 40-column window wraps into garbage."""
     pexpect = pytest.importorskip("pexpect")
-    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
-    env.update(BELOT_DATA_DIR=str(tmp_path), TERM="dumb")
-    argv = ["-m", "belot", "play", "--pause", "0", "--seed", "7", "--lang", "en",
-            "--partner", "random", "--opponents", "random"]
-    child = pexpect.spawn(sys.executable, argv, env=env, encoding="utf-8", dimensions=(30, 40), timeout=30)
-    out = io.StringIO()
-    child.logfile_read = out
+    child, out = _spawn_play(tmp_path, (30, 40), TERM="dumb")
     child.expect_exact("Your call > ")
     child.sendline("quit")
     child.expect(pexpect.EOF)
@@ -273,13 +283,7 @@ def test_a_terminal_under_40_columns_is_told_so_and_the_table_waits_for_a_wider_
     terminal is and what it needs, and draws the table only once the window is widened (Enter measures
     again; quit saves and stops)."""
     pexpect = pytest.importorskip("pexpect")
-    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
-    env.update(BELOT_DATA_DIR=str(tmp_path), TERM=term, NO_COLOR="1")
-    argv = ["-m", "belot", "play", "--pause", "0", "--seed", "7", "--lang", "en",
-            "--partner", "random", "--opponents", "random"]
-    child = pexpect.spawn(sys.executable, argv, env=env, encoding="utf-8", dimensions=(30, 30), timeout=30)
-    out = io.StringIO()
-    child.logfile_read = out
+    child, out = _spawn_play(tmp_path, (30, 30), TERM=term, NO_COLOR="1")
     child.expect_exact("Widen")
     child.expect_exact(" > ")
     child.sendline("")  # still 30 columns: told again
