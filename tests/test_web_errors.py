@@ -21,6 +21,7 @@ import pytest
 import test_web
 from playwright.sync_api import Browser, Page
 from test_web import ScriptedTable, Server, new_page, post
+from test_web_pages_layout import assert_pages_fit
 
 from belot.i18n import catalog
 
@@ -315,13 +316,12 @@ def abandoning(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.stop()
 
 
-@pytest.mark.parametrize("lang", ["en", "tr", "bg"])
-def test_a_player_back_at_an_abandoned_table_is_told_so_and_it_leaves_the_lobby(
-        browser: Browser, abandoning: Server, lang: str) -> None:
+def test_a_player_back_at_an_abandoned_table_is_told_so_and_it_leaves_the_lobby(browser: Browser,
+                                                                                abandoning: Server) -> None:
     """A seat's token kept in the browser for a table closed as abandoned: the page said "The match is
     over" (a match that never ended), still offered to leave the seat, and the lobby kept the table
     among this browser's. It now says the table was closed and why, offers no seat to leave, and the
-    lobby forgets it; the game stays there to replay."""
+    lobby forgets it; the game stays there to replay. In each language, measured at 360, 1280 and 320 px."""
     made = post(abandoning, "/api/tables", {"seats": ["human", "bot:random", "bot:random", "bot:random"],
                                             "seat": 0, "name": "Ayşe"})
     tid, token = made["table"]["id"], made["token"]
@@ -329,22 +329,25 @@ def test_a_player_back_at_an_abandoned_table_is_told_so_and_it_leaves_the_lobby(
     while abandoning.get(f"/api/tables/{tid}")["table"]["status"] != "abandoned":
         assert time.monotonic() < deadline, "the table was not closed"
         time.sleep(0.2)
-    words = catalog(lang)
-    page = new_page(browser, width=360, height=740)
-    page.context.add_init_script(f"localStorage.setItem('belot.lang', '{lang}');"
-                                 f"localStorage.setItem('belot.token.{tid}', '{token}');")
-    page.goto(f"{abandoning.url}/t/{tid}")
-    page.wait_for_selector("#toast:not(.hidden)")
-    assert page.inner_text("#toast") == words["web.errors.match_abandoned"], lang
-    page.wait_for_selector(".felt")
-    assert page.locator("#btn-leave").count() == 0
-    # and the page goes on saying so once the toast is gone, with the way to the game's replay
-    assert page.inner_text("#watching").startswith(words["web.table.abandoned"]), lang
-    assert page.get_attribute("#watching a", "href") == f"/replay/{tid}"
-    assert page.locator(".call, .hand .card button, .hand button").count() == 0  # nothing to play
-    page.goto(abandoning.url + "/")
-    page.wait_for_load_state("networkidle")
-    page.wait_for_function(f"localStorage.getItem('belot.token.{tid}') === null")
-    assert tid not in page.inner_text("main")
-    assert not page.errors  # type: ignore[attr-defined]
-    page.context.close()
+    pages = {lang: new_page(browser, width=360, height=740) for lang in ("en", "tr", "bg")}
+    for lang, page in pages.items():
+        words = catalog(lang)
+        page.context.add_init_script(f"localStorage.setItem('belot.lang', '{lang}');"
+                                     f"localStorage.setItem('belot.token.{tid}', '{token}');")
+        page.goto(f"{abandoning.url}/t/{tid}")
+        page.wait_for_selector("#toast:not(.hidden)")
+        assert page.inner_text("#toast") == words["web.errors.match_abandoned"], lang
+        page.wait_for_selector(".felt")
+        assert page.locator("#btn-leave").count() == 0
+        assert page.locator(".call, .hand .card button, .hand button").count() == 0  # nothing to play
+        # and the page goes on saying so once the toast is gone, with the way to the game's replay
+        assert page.inner_text("#watching").startswith(words["web.table.abandoned"]), lang
+        assert page.get_attribute("#watching a", "href") == f"/replay/{tid}"
+    assert_pages_fit(pages, "an abandoned table", extra=("#watching", "#watching a"))
+    for page in pages.values():
+        page.goto(abandoning.url + "/")
+        page.wait_for_load_state("networkidle")
+        page.wait_for_function(f"localStorage.getItem('belot.token.{tid}') === null")
+        assert tid not in page.inner_text("main")
+        assert not page.errors  # type: ignore[attr-defined]
+        page.context.close()
