@@ -558,10 +558,10 @@ class ScriptedTable:
     """
 
     def __init__(self, server: Server, target: int = 1001, names: tuple[str, ...] = ("Ayşe", "Mehmet", "Elif", "Can"),
-                 turn_timer: int | None = None) -> None:
+                 turn_timer: int | None = None, options: tuple[str, ...] = ()) -> None:
         self.server = server
         created = post(server, "/api/tables", {"target": target, "seats": ["human"] * 4, "seat": 0, "name": names[0],
-                                               "turn_timer": turn_timer})
+                                               "turn_timer": turn_timer, "options": list(options)})
         self.id = created["table"]["id"]
         self.tokens = [created["token"]]
         for seat in (1, 2, 3):
@@ -660,10 +660,10 @@ class ScriptedTable:
                     break
             assert self.step("plain")
 
-    def open(self, browser: Browser, width: int, height: int, lang: str) -> Page:
-        """Seat 0's page in ``lang``, its token in the page's storage as if it had made the table."""
+    def open(self, browser: Browser, width: int, height: int, lang: str, seat: int = 0) -> Page:
+        """The seat's page in ``lang``, its token in the page's storage as if it had taken the seat."""
         page = new_page(browser, width=width, height=height)
-        page.context.add_init_script(f"localStorage.setItem('belot.token.{self.id}', '{self.tokens[0]}');"
+        page.context.add_init_script(f"localStorage.setItem('belot.token.{self.id}', '{self.tokens[seat]}');"
                                      f"localStorage.setItem('belot.lang', '{lang}');")
         page.goto(f"{self.server.url}/t/{self.id}")
         page.wait_for_selector(".felt")

@@ -388,6 +388,32 @@ def test_every_contracts_chip_stays_whole_on_a_side_seats_plate(browser: Browser
     table.close()
 
 
+def test_every_doubles_bubble_stays_whole_at_a_side_seat(browser: Browser, server: Server) -> None:
+    """A CI run's random bot redoubled from a side seat: at 360 and 320 px its bubble showed
+    "Redoub/le" ("Сюрко/нтра" for a surcontra, OPT-SURCONTRA, R3.3).  A side seat's bubble shows a
+    double, redouble or surcontra by its multiplier, whole, in every language, and so the bid beside
+    them; the word stays for a screen reader (and on the seat's chip)."""
+    table = ScriptedTable(server, options=("OPT-SURCONTRA",))
+    while (nxt := table.to_move()) is not None and nxt[0] != 0:
+        post(server, f"/api/tables/{table.id}/action", {"token": table.tokens[nxt[0]], "action": {"call": "pass"}})
+    for seat, call in ((0, "C"), (1, "kontra"), (2, "rekontra"), (3, "kontra")):  # seat 3's kontra is a surkontra
+        post(server, f"/api/tables/{table.id}/action", {"token": table.tokens[seat], "action": {"call": call}})
+    # seat 0 sees seat 1's double at its right and seat 3's surcontra at its left; seat 1 sees seat
+    # 2's redouble at its right and seat 0's bid at its left
+    for width, height in ((360, 740), (320, 640)):
+        pages = [table.open(browser, width, height, lang, seat) for seat in (0, 1) for lang in LANGS]
+        for page in pages:
+            page.wait_for_selector(".seat.pos-right .bubble:not(:empty)")
+            page.wait_for_selector(".seat.pos-left .bubble:not(:empty)")
+        words = [[" ".join(page.inner_text(f".seat.pos-{side} .bubble").split()) for side in ("right", "left")]
+                 for page in pages]  # the multiplier shown, the word kept for a screen reader
+        assert words[0] == ["×2 Double", "×8 Surcontra"] and words[3][0] == "×4 Redouble", words
+        assert layout_faults_of(pages) == [[]] * len(pages), (width, words)
+        for page in pages:
+            page.context.close()
+    table.close()
+
+
 # The texts (of the elements ``sel`` finds) whose last line is a lone token of one or two characters:
 # "Точките не се закръглят до / 0" at 360 px.
 LONE_ENDS = """(sel) => [...document.querySelectorAll(sel)].filter((e) => {

@@ -49,6 +49,9 @@ export function teamWord(seat, mySeat) {
 export function callHtml(call) {
   // the word in its own span: a phone's side seat shows the suit by its icon alone (belot.css)
   if ("CDHS".includes(call) && call.length === 1) return `${suitIcon(call)} <span class="call-word">${esc(t("call." + call))}</span>`;
+  // and a double by its multiplier: "Сюрконтра" broke in two in a 76 px side seat (R3.3, R11.4)
+  const times = { kontra: 2, rekontra: 4, surkontra: 8 }[call];
+  if (times) return `<span class="call-times" aria-hidden="true">×${times}</span><span class="call-word">${esc(t("call." + call))}</span>`;
   return esc(t("call." + call));
 }
 
