@@ -309,18 +309,23 @@ SCORE_LINES = """(sel) => {
 def test_nothing_overflows_is_cut_off_or_overlaps(browser: Browser, stage: str, request: pytest.FixtureRequest) -> None:
     """The Bulgarian "Раздаващ" chip ran out of a side seat's name plate at 360 px, and the side
     seats' plates lay on the felt's wooden rim: every chip and label of every stage fits, in each
-    language (the three side by side at each width: the layout check's settling waits are spent
-    once for them)."""
+    language (the three side by side, each page resized to each width: the layout check's settling
+    waits are spent once for them, and each page loads once)."""
     table: ScriptedTable = request.getfixturevalue(stage)
     ready = {"auction": "[data-call]", "waiting": ".seat-chooser", "side_dealer": ".seat.pos-left .chip.dealer", "summary": "#summary-dialog",
              "match_end": "#match-end", "redoubled_end": "#match-end", "redoubled_watched": "#match-end"}[stage]
+    ended = stage in ("match_end", "redoubled_end", "redoubled_watched")
+    pages = {lang: table.open(browser, *WIDTHS[0], lang) for lang in LANGS}  # each resized to each width
+    for page in pages.values():
+        page.wait_for_selector(ready)
+        if ended:
+            page.click("#match-end details summary")  # the last deal's summary, opened
     for width, height in WIDTHS:
-        pages = {lang: table.open(browser, width, height, lang) for lang in LANGS}
+        for page in pages.values():
+            page.set_viewport_size({"width": width, "height": height})
+        assert_all_fit(pages, stage, width)
         for lang, page in pages.items():
-            page.wait_for_selector(ready)
-            if stage in ("match_end", "redoubled_end", "redoubled_watched"):
-                page.click("#match-end details summary")  # the last deal's summary, opened
-                # the final score in one line: "Краен резултат Ние 8 – 0 / Те" left "Те" alone under it
+            if ended:  # the final score in one line: "Краен резултат Ние 8 – 0 / Те" left "Те" alone under it
                 assert page.evaluate(SCORE_LINES, "#match-end .final") == 1, (stage, lang, width)
             if page.locator("#trick-count").count():  # "Взятка 1/8 · взятки: Ние 1 – / 0 Те" at 1280 px
                 assert page.evaluate(SCORE_LINES, "#trick-count") == 1, (stage, lang, width)
@@ -329,16 +334,20 @@ def test_nothing_overflows_is_cut_off_or_overlaps(browser: Browser, stage: str, 
                                  ".map((s) => s.textContent)") == [], (stage, lang, width)
             if width < 600:  # a finger's controls, the match end's "last deal" disclosure among them
                 assert page.evaluate(SMALL_CONTROLS, FINGER) == [], (stage, lang)
-        assert_all_fit(pages, stage, width)
-        if stage in ("summary", "match_end"):  # and the table under the dialog
-            for page in pages.values():
-                page.click("#summary-ok" if stage == "summary" else "[data-close-end]")
-                page.wait_for_selector(".overlay", state="detached")
-            assert_all_fit(pages, stage, width, "under the dialog")
-        for lang, page in pages.items():
             assert page.evaluate("document.documentElement.scrollWidth") <= width, (stage, lang, width)
-            assert not page.errors  # type: ignore[attr-defined]
-            page.context.close()
+    if stage in ("summary", "match_end"):  # and the table under the dialog
+        for page in pages.values():
+            page.click("#summary-ok" if stage == "summary" else "[data-close-end]")
+            page.wait_for_selector(".overlay", state="detached")
+        for width, height in WIDTHS:
+            for page in pages.values():
+                page.set_viewport_size({"width": width, "height": height})
+            assert_all_fit(pages, stage, width, "under the dialog")
+            for lang, page in pages.items():
+                assert page.evaluate("document.documentElement.scrollWidth") <= width, (stage, lang, width)
+    for page in pages.values():
+        assert not page.errors  # type: ignore[attr-defined]
+        page.context.close()
 
 
 def assert_all_fit(pages: dict[str, Page], *where: Any) -> None:
@@ -400,17 +409,20 @@ def test_every_doubles_bubble_stays_whole_at_a_side_seat(browser: Browser, serve
         post(server, f"/api/tables/{table.id}/action", {"token": table.tokens[seat], "action": {"call": call}})
     # seat 0 sees seat 1's double at its right and seat 3's surcontra at its left; seat 1 sees seat
     # 2's redouble at its right and seat 0's bid at its left
+    pages = [table.open(browser, 360, 740, lang, seat) for seat in (0, 1) for lang in LANGS]
+    for page in pages:
+        page.wait_for_selector(".seat.pos-right .bubble:not(:empty)")
+        page.wait_for_selector(".seat.pos-left .bubble:not(:empty)")
     for width, height in ((360, 740), (320, 640)):
-        pages = [table.open(browser, width, height, lang, seat) for seat in (0, 1) for lang in LANGS]
         for page in pages:
-            page.wait_for_selector(".seat.pos-right .bubble:not(:empty)")
-            page.wait_for_selector(".seat.pos-left .bubble:not(:empty)")
+            page.set_viewport_size({"width": width, "height": height})
+        faults = layout_faults_of(pages)
         words = [[" ".join(page.inner_text(f".seat.pos-{side} .bubble").split()) for side in ("right", "left")]
                  for page in pages]  # the multiplier shown, the word kept for a screen reader
         assert words[0] == ["×2 Double", "×8 Surcontra"] and words[3][0] == "×4 Redouble", words
-        assert layout_faults_of(pages) == [[]] * len(pages), (width, words)
-        for page in pages:
-            page.context.close()
+        assert faults == [[]] * len(pages), (width, words)
+    for page in pages:
+        page.context.close()
     table.close()
 
 

@@ -15,7 +15,7 @@ import pytest
 import test_web
 from test_web import Browser, Page, Server, act_once, new_page, post
 from test_web_layout import LANGS
-from test_web_pages_layout import assert_page_fits, assert_pages_fit, catalog
+from test_web_pages_layout import assert_pages_fit, catalog
 
 import belot
 import belot.contracts
@@ -301,34 +301,34 @@ def test_many_house_rules_take_one_line_on_a_phone(browser: Browser, server: Ser
     options = [o for o in sorted(belot.contracts.SUPPORTED_OPTIONS) if o != "OPT-CAPOT-NI"]  # it excludes CAPOT-EN
     made = post(server, "/api/tables", {"seats": ["human", "bot:random", "bot:random", "bot:random"], "seat": 0,
                                         "name": "Ayşe", "options": options})
-    for lang in ("en", "tr", "bg"):
+    pages = {lang: touch_page(browser, lang, 320, 568) for lang in LANGS}
+    for page in pages.values():
+        page.context.add_init_script(f"localStorage.setItem('belot.token.{made['table']['id']}', '{made['token']}');")
+        page.goto(f"{server.url}/t/{made['table']['id']}")
+        page.wait_for_selector(".felt .house-rules")
+    names = {lang: json.loads((Path(belot.__file__).parent / "i18n" / lang / "tui.json").read_text(encoding="utf-8"))
+             for lang in LANGS}
+    for lang, page in pages.items():
         texts = catalog(lang)
-        names = json.loads((Path(belot.__file__).parent / "i18n" / lang / "tui.json").read_text(encoding="utf-8"))
-        for width, height in ((320, 568), (1280, 800)):
-            page = touch_page(browser, lang, width, height) if width < 600 else new_page(browser, width, height)
-            page.context.add_init_script(f"localStorage.setItem('belot.lang', '{lang}');"
-                                         f"localStorage.setItem('belot.token.{made['table']['id']}', '{made['token']}');")
-            page.goto(f"{server.url}/t/{made['table']['id']}")
-            page.wait_for_selector(".felt .house-rules")
-            summary = page.locator(".felt .house-rules > summary")
-            chips = page.locator(".felt .house-rules .chip.rule")
-            count = page.locator(".felt .house-rules .rule-count")
-            box = summary.bounding_box()
-            assert box, lang
-            if width == 320:
-                assert box["height"] <= 48, (lang, box)  # one finger-sized line
-                assert count.is_visible() and count.inner_text() == str(len(options)), lang
-                assert not any(chips.nth(i).is_visible() for i in range(chips.count())), lang
-                summary.tap()
-                items = page.locator(".felt .house-rules .rule-help li")
-                items.first.wait_for(state="visible")
-                assert items.count() == len(options), lang
-                for i, opt in enumerate(options):
-                    text = items.nth(i).inner_text()
-                    assert names[f"tui.option.{opt}"] in text and texts[f"web.options.help.{opt}"] in text, (lang, text)
-                assert_page_fits(page, lang, "ten house rules opened", extra=LINE_PARTS)
-            else:
-                assert not count.is_visible(), lang
-                assert [chips.nth(i).inner_text() for i in range(chips.count())] == [names[f"tui.option.{o}"] for o in options]
-            assert not page.errors  # type: ignore[attr-defined]
-            page.context.close()
+        summary = page.locator(".felt .house-rules > summary")
+        chips = page.locator(".felt .house-rules .chip.rule")
+        count = page.locator(".felt .house-rules .rule-count")
+        box = summary.bounding_box()
+        assert box and box["height"] <= 48, (lang, box)  # one finger-sized line
+        assert count.is_visible() and count.inner_text() == str(len(options)), lang
+        assert not any(chips.nth(i).is_visible() for i in range(chips.count())), lang
+        summary.tap()
+        items = page.locator(".felt .house-rules .rule-help li")
+        items.first.wait_for(state="visible")
+        assert items.count() == len(options), lang
+        for i, opt in enumerate(options):
+            text = items.nth(i).inner_text()
+            assert names[lang][f"tui.option.{opt}"] in text and texts[f"web.options.help.{opt}"] in text, (lang, text)
+    assert_pages_fit(pages, "ten house rules opened", extra=LINE_PARTS)  # at 360, 1280 and 320 px
+    for lang, page in pages.items():  # a desktop's width shows the chips, by name
+        page.set_viewport_size({"width": 1280, "height": 800})
+        chips = page.locator(".felt .house-rules .chip.rule")
+        assert not page.locator(".felt .house-rules .rule-count").is_visible(), lang
+        assert [chips.nth(i).inner_text() for i in range(chips.count())] == [names[lang][f"tui.option.{o}"] for o in options]
+        assert not page.errors  # type: ignore[attr-defined]
+        page.context.close()
