@@ -10,6 +10,8 @@ redraws the table (also with a dialog open), and inside an open dialog.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -76,10 +78,20 @@ LAYOUT = """([rim, extra]) => {
     }
     if (cs.overflowY !== 'visible' && e.scrollHeight > e.clientHeight + 1 && !e.matches('.dialog, .sheet-wrap'))
       out.push(['cut off below', what(e), e.scrollHeight, e.clientHeight]);
-    // one word in two lines (a line-height of 'normal' is about 1.2 of the font's size)
-    if (e.matches('.chip, .bubble') && !/\\s/.test(e.textContent.trim())
-        && r.height > 1.6 * (parseFloat(cs.lineHeight) || 1.2 * parseFloat(cs.fontSize)))
-      out.push(['a word broken', what(e), Math.round(r.height)]);
+    // a word in two lines, also among others: "Quarte (50) · Belote" may keep its line breaks between
+    // words and still break one inside, for a chip's or bubble's overflow-wrap breaks anywhere
+    if (e.matches('.chip, .bubble')) {
+      const walk = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+      for (let node; (node = walk.nextNode());) {
+        for (const m of node.textContent.matchAll(/\\S+/g)) {
+          const g = document.createRange();
+          g.setStart(node, m.index);
+          g.setEnd(node, m.index + m[0].length);
+          const boxes = [...g.getClientRects()].filter((b) => b.width > 0);
+          if (boxes.some((b) => b.top >= boxes[0].bottom - 1)) out.push(['a word broken', what(e), m[0]]);
+        }
+      }
+    }
     if (e.matches('.seat .name')) {  // a name wraps between its words (and after a hyphen), not inside a
       // word of up to 9 letters ("rastgele", "Стоянов"); a longer one ("Özdemiroğlu") may have to break
       const probe = document.createElement('span');
@@ -359,14 +371,18 @@ def assert_all_fit(pages: dict[str, Page], *where: Any) -> None:
 
 
 def test_the_layout_check_finds_a_chip_out_of_its_plate(browser: Browser, auction: ScriptedTable) -> None:
-    """The check itself: a chip made wider than its seat's plate, and a plate pushed onto the rim, are named."""
+    """The check itself: a chip made wider than its seat's plate, and a plate pushed onto the rim, are
+    named; and a word of a bubble of several words drawn in two lines ("Quar/te (50) · Belote")."""
     page = auction.open(browser, 360, 740, "en")
     page.wait_for_selector(".seat.pos-right .chip.dealer")
     page.evaluate("""() => { const s = document.createElement('style');
-        s.textContent = '.seat.pos-right .chip.dealer { min-width: 200px }'; document.head.appendChild(s); }""")
+        s.textContent = '.seat.pos-right .chip.dealer { min-width: 200px } .seat.pos-left .bubble { width: 40px }';
+        document.head.appendChild(s);
+        document.querySelector('.seat.pos-left .bubble').textContent = 'Quarte (50) · Belote'; }""")
     faults = layout_faults(page)
     assert any(f[0] == "out of its box" and "chip.dealer" in f[1] for f in faults), faults
     assert any(f[0] == "off the screen" or f[0] == "on the rim" for f in faults), faults
+    assert ["a word broken", 'div.bubble "Quarte (50) · Belote"', "Quarte"] in faults, faults
     page.context.close()
 
 
@@ -424,6 +440,66 @@ def test_every_doubles_bubble_stays_whole_at_a_side_seat(browser: Browser, serve
     for page in pages:
         page.context.close()
     table.close()
+
+
+# What a seat's bubble says during the card play: its declarations, then its belote (R7.5, R7.7).
+# A carré is one word whatever its rank; a seat announces two declarations at most (8 cards: a quint
+# and a tierce, a carré and a quarte, two carrés).
+BUBBLES = (["tierce"], ["quarte"], ["quint"], ["carre"], [], ["quint", "tierce"], ["carre", "quarte"],
+           ["carre", "carre"])
+ENGLISH = {"tierce": "Tierce (20)", "quarte": "Quarte (50)", "quint": "Quint (100)", "carre": "Carré"}
+
+
+def test_every_declarations_bubble_stays_whole_at_a_side_seat(browser: Browser, side_dealer: ScriptedTable) -> None:
+    """The bubbles show texts that random play picks, and the fixtures reached only some: a side
+    seat's bubble showing each declaration, alone and with belote, and belote alone, keeps each word
+    whole in every language, with the seat's chips (dealer, offline, contract or kontra) above it.
+    The page draws states the test sends through its socket: the real card play's, with the
+    declarations put in."""
+    base = side_dealer.state(0)
+    sockets: dict[Page, Any] = {}
+    pages = []
+
+    def answer(page: Page, ws: Any) -> None:  # the page's table socket is the test's: it answers a sync with the state
+        ws.on_message(lambda m: ws.send(json.dumps(base)) if json.loads(m)["type"] == "sync" else None)
+        sockets[page] = ws
+
+    for lang in LANGS:  # loading side by side
+        page = new_page(browser, *WIDTHS[0])
+        page.context.add_init_script(f"localStorage.setItem('belot.token.{side_dealer.id}', '{side_dealer.tokens[0]}');"
+                                     f"localStorage.setItem('belot.lang', '{lang}');")
+        page.route_web_socket(re.compile(r"/api/tables/\w+/ws"), lambda ws, page=page: answer(page, ws))
+        page.goto(f"{side_dealer.server.url}/t/{side_dealer.id}", wait_until="commit")
+        pages.append(page)
+    for lang, page in zip(LANGS, pages):
+        page.wait_for_selector(".felt")  # drawn from the test's state
+        page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+    # the texts two by two, one at the left seat and one at the right (the seats' chips differ)
+    texts = [(kinds, belote) for kinds in BUBBLES for belote in (False, True) if kinds or belote]
+    pairs = list(zip(texts[0::2], texts[1::2] + texts[:1]))
+    for left, right in pairs:
+        view = dict(base["view"], announced=[[], [], [], []], belotes=[])
+        for seat, (kinds, belote) in ((3, left), (1, right)):  # seat 0 sees seat 3 at its left, seat 1 at its right
+            view["announced"][seat] = kinds
+            if belote:
+                view["belotes"].append({"seat": seat, "card": "K" + view["contract"]})  # a suit: the fixture bids one
+        for page in pages:
+            page.evaluate("window.__before = document.querySelector('.felt')")
+        for page in pages:
+            sockets[page].send(json.dumps(dict(base, view=view)))
+        for page in pages:
+            page.wait_for_function("document.querySelector('.felt') !== window.__before")
+        shown = [" ".join(pages[0].inner_text(f".seat.pos-{side} .bubble").split()) for side in ("left", "right")]
+        assert shown == [" · ".join([ENGLISH[k] for k in kinds] + ["Belote"] * belote) for kinds, belote in (left, right)]
+        for width, height in ((360, 740), (320, 640)):
+            for page in pages:
+                page.set_viewport_size({"width": width, "height": height})
+            # measured once: nothing but the test's socket redraws these pages
+            faults = [f"{lang}: {fault}" for lang, page in zip(LANGS, pages) for fault in page.evaluate(LAYOUT, [RIM, []])]
+            assert not faults, (width, left, right, faults)
+    for page in pages:
+        assert not page.errors  # type: ignore[attr-defined]
+        page.context.close()
 
 
 # The texts (of the elements ``sel`` finds) whose last line is a lone token of one or two characters:
