@@ -22,7 +22,8 @@ NUMBERS = {
     "serve": {"--port": "8000", "--grace": "60", "--rematch-hold": "120", "--bot-delay": "0.5",
               "--bot-workers": "1", "--bot-budget": "2.5", "--max-body": "1000", "--ws-per-address": "4",
               "--ws-total": "100", "--tables-per-minute": "10", "--waiting-per-address": "2",
-              "--max-bot-tables": "5", "--analyses-per-address": "2", "--abandon-after": "3600"},
+              "--max-bot-tables": "5", "--analyses-per-address": "2", "--abandon-after": "3600",
+              "--request-time": "10"},
 }
 REQUIRED = {"random-match": [], "tournament": ["random", "random"], "selfplay": ["--out", "o", "--games", "1"],
             "analyze": ["r.json"], "solve": ["r.json"], "play": [], "serve": []}

@@ -71,6 +71,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                              f"(default {Limits.waiting_per_address})")
     limits.add_argument("--max-bot-tables", type=count, default=Limits.bot_tables, metavar="N",
                         help=f"tables of bots only playing at once, server-wide (default {Limits.bot_tables})")
+    limits.add_argument("--request-time", type=seconds(3600, positive=True), default=10.0, metavar="SECONDS",
+                        help="seconds a connection has to send a whole request, head and body, before it is "
+                             "closed (slow clients hold no connection for ever; default 10)")
     limits.add_argument("--analyses-per-address", type=count, default=Limits.analyses_per_address, metavar="N",
                         help="analyses of finished games one address may have waiting or running at once "
                              f"(default {Limits.analyses_per_address})")
@@ -205,7 +208,7 @@ def run(args: argparse.Namespace) -> int:
     # Past limit_concurrency uvicorn answers 503 at once, where running out of file descriptors
     # gave every new connection an empty reply; websockets beyond ws_total are closed by the app.
     # Connections per address: its websockets and as many HTTP connections again.
-    http = guarded_http(AutoHTTPProtocol, per_address=2 * limits.ws_per_address, idle=10.0)
+    http = guarded_http(AutoHTTPProtocol, per_address=2 * limits.ws_per_address, idle=args.request_time)
     config = uvicorn.Config(app, log_level=args.log_level, ws_ping_interval=20, ws_ping_timeout=20,
                             ws_max_size=65536, limit_concurrency=limits.ws_total + 512, timeout_keep_alive=5,
                             http=http, ws=guarded_websockets(AutoWebSocketsProtocol) or "auto",
