@@ -43,6 +43,9 @@ URGENT, BACKGROUND = 0, 1  # a person is waiting at the table / bots only
 QUICK_BOTS = frozenset({"random", "heuristic"})  # a decision in well under a millisecond
 
 
+FALLBACK = "heuristic"  # decides for a bot that overran its budget or failed: quick, and plays sensibly
+
+
 def decide(name: str, seed: int, view: SeatView) -> int:
     """One decision of the bot ``name`` (runs in a worker process)."""
     return make_bot(name, seed=seed).act(view)
@@ -103,7 +106,7 @@ class _Job:
 class BotPool:
     """A pool of bot worker processes with a priority queue and a per-decision time budget."""
 
-    def __init__(self, workers: int | None = None, budget: float = 3.0, fallback: str = "heuristic",
+    def __init__(self, workers: int | None = None, budget: float = 3.0, fallback: str = FALLBACK,
                  warm: bool = True, inline: frozenset[str] = frozenset()) -> None:
         """``inline``: bots so quick (`QUICK_BOTS`: tens of microseconds a decision) that they decide
         in this process at once; the trip to a worker costs more, and a person whose partners are

@@ -11,6 +11,7 @@ import logging
 import time
 from typing import TYPE_CHECKING
 
+from .botpool import FALLBACK, decide
 from .errors import TableError
 from .gamelog import bot_seed
 from .settings import PLAYING
@@ -33,6 +34,7 @@ class Turns:
         self.deadline: float | None = None  # when the turn timer of the seat to move runs out (monotonic)
         self._pending: asyncio.Task[None] | None = None  # the bot turn or turn timer waiting
         self._pending_key: tuple[int, int, bool] | None = None  # (seq, seat, by a bot) it is for
+        self._failed: set[str] = set()  # bots of this table that raised: their traceback is logged once
 
     def seconds_left(self) -> float | None:
         return None if self.deadline is None else max(0.0, round(self.deadline - time.monotonic(), 1))
@@ -94,9 +96,18 @@ class Turns:
             # A person seated and connected here waits for it, so it goes before bot-only tables.
             action, name = await t.lobby.bots.decide(name, view, seed=bot_seed(t.seed, seq), urgent=t.seats.person_waiting(),
                                                      label=f"table {t.id}")
-        except Exception:  # a faulty bot must not stop the table: fall back to the first legal action
-            log.exception("table %s: bot %s failed on seat %d", t.id, name, s)
-            action = view.legal_actions[0]
+        except Exception:  # a faulty bot (or one this server does not know) must not stop the table
+            if name in self._failed:
+                log.warning("table %s: bot %s failed on seat %d again; %s decided", t.id, name, s, FALLBACK)
+            else:
+                self._failed.add(name)
+                log.exception("table %s: bot %s failed on seat %d; %s decides its actions it fails on",
+                              t.id, name, s, FALLBACK)
+            try:  # a partner that played its first legal card was a free trick for the other team
+                action = decide(FALLBACK, bot_seed(t.seed, seq), view)
+            except Exception:
+                log.exception("table %s: the fallback bot %s failed too", t.id, FALLBACK)
+                action = view.legal_actions[0]
         if think_first and (rest := delay - (time.monotonic() - start)) > 0:
             await asyncio.sleep(rest)
         while True:
