@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+import threading
 import time
 import warnings
 from pathlib import Path
@@ -449,3 +450,33 @@ def test_rematch_keeps_the_seats_for_their_players_until_the_hold_lapses(tmp_pat
         r = client.post(f"/api/tables/{table_id}/rematch", json={"token": t2})
         assert r.status_code == 409 and r.json()["error"]["code"] == "rematch_taken"
         assert r.json()["error"]["detail"] == {"seat": 2, "table": new_id}
+
+
+def test_look_alike_names_registered_at_the_same_moment_make_one_account(db_url: str) -> None:
+    """The look-alike check came before the password's hash (tens of ms) and the insert, unlocked:
+    "Ivan" and "Іvan" (a Cyrillic І) registered at the same moment both passed it and both became
+    accounts, in one process (the route hashes in a thread) or on two workers.  Registrations are
+    now checked and stored one at a time: one of each pair is refused."""
+    storage = Storage(db_url)
+    workers = [Accounts(storage), Accounts(storage)]  # two caches of the names seen, as two workers have
+
+    def sign_up(accounts: Accounts, name: str, start: threading.Barrier, outcomes: list[str]) -> None:
+        start.wait()
+        try:
+            outcomes.append(accounts.register(name, PASSWORD).name)
+        except TableError as e:
+            outcomes.append(e.code)
+
+    try:
+        for i in range(6):
+            names, start, outcomes = [f"Ivan{i}", f"\u0406van{i}"], threading.Barrier(2), []
+            threads = [threading.Thread(target=sign_up, args=(accounts, name, start, outcomes))
+                       for accounts, name in zip(workers, names)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            assert sorted(outcomes, key=lambda o: o != "name_taken") in (["name_taken", names[0]], ["name_taken", names[1]]), \
+                (i, outcomes)
+    finally:
+        storage.close()

@@ -46,6 +46,7 @@ from .storage import (
     account_games_table,
     accounts_table,
     attempts_table,
+    meta_table,
     seat_accounts_table,
     sessions_table,
     tables_table,
@@ -252,13 +253,17 @@ class Accounts:
 
     def register(self, name: str, password: str) -> Account:
         check_password(password, new=True)
-        like = self.named_like(name)
-        if like is not None:  # the same name, or one that would pass for it at a table and in a history
-            raise TableError("name_taken", f"there is already an account named {like!r}"
-                             + ("" if like.casefold() == name.casefold() else f", which {name!r} looks like"), 409)
+        self._refuse_taken(name)  # at once, before the hash's tens of ms
         hashed = HASHER.hash(password)
         try:
             with self.engine.begin() as c:
+                # Registrations one at a time, on every worker: "Ivan" and "Іvan" registered at the same
+                # moment both passed the look-alike check and both became accounts.  Updating the schema's
+                # row takes its row lock (PostgreSQL) or the database's write lock (SQLite) until the
+                # commit, so the check below, read on this connection, sees every account registered
+                # before (a second connection would wait for the pool behind registrations waiting here).
+                c.execute(sa.update(meta_table).where(meta_table.c.key == "schema_version").values(value=meta_table.c.value))
+                self._refuse_taken(name, c)
                 c.execute(sa.insert(accounts_table).values(
                     name=name, name_key=name_key(name), password_hash=hashed, created=time.time(),
                     mu=ratings.DEFAULT_MU, sigma=ratings.DEFAULT_SIGMA, games=0,
@@ -269,26 +274,35 @@ class Accounts:
         assert account is not None
         return account
 
+    def _refuse_taken(self, name: str, c: sa.Connection | None = None) -> None:
+        like = self.named_like(name, c)
+        if like is not None:  # the same name, or one that would pass for it at a table and in a history
+            raise TableError("name_taken", f"there is already an account named {like!r}"
+                             + ("" if like.casefold() == name.casefold() else f", which {name!r} looks like"), 409)
+
     def by_name(self, name: str) -> Account | None:
         with self.engine.connect() as c:
             row = c.execute(sa.select(accounts_table).where(accounts_table.c.name_key == name_key(name))).first()
         return None if row is None else _account(row)
 
-    def named_like(self, name: str) -> str | None:
+    def named_like(self, name: str, c: sa.Connection | None = None) -> str | None:
         """The name of an account that ``name`` is, ignoring case, or looks like (`names.look_alike_keys`:
         "Іvan" with a Cyrillic І for "Ivan"), or None.
 
         Accounts are only ever added, so each call reads only those added since the last one (by
         any worker on the database): one index range, usually empty.  The last few ids are read
         again, as a row committed late by another worker (PostgreSQL's ids are handed out before
-        their commits) would otherwise be missed.
+        their commits) would otherwise be missed.  ``c``: the connection to read on (`register`'s,
+        inside its transaction), else one of its own.
         """
-        same = self.by_name(name)
+        if c is None:
+            with self.engine.connect() as own:
+                return self.named_like(name, own)
+        same = c.execute(sa.select(accounts_table).where(accounts_table.c.name_key == name_key(name))).first()
         if same is not None:
-            return same.name
+            return _account(same).name
         a = accounts_table.c
-        with self.engine.connect() as c:
-            rows = c.execute(sa.select(a.id, a.name).where(a.id > self._looks_read - LOOKS_REREAD).order_by(a.id)).all()
+        rows = c.execute(sa.select(a.id, a.name).where(a.id > self._looks_read - LOOKS_REREAD).order_by(a.id)).all()
         with self._looks_lock:
             for row in rows:
                 shown = clean_stored_name(row.name)
