@@ -415,9 +415,10 @@ def test_every_contracts_chip_stays_whole_on_a_side_seats_plate(browser: Browser
 
 def test_every_doubles_bubble_stays_whole_at_a_side_seat(browser: Browser, server: Server) -> None:
     """A CI run's random bot redoubled from a side seat: at 360 and 320 px its bubble showed
-    "Redoub/le" ("Сюрко/нтра" for a surcontra, OPT-SURCONTRA, R3.3).  A side seat's bubble shows a
-    double, redouble or surcontra by its multiplier, whole, in every language, and so the bid beside
-    them; the word stays for a screen reader (and on the seat's chip)."""
+    "Redoub/le" ("Сюрко/нтра" for a surcontra, OPT-SURCONTRA, R3.3).  On a phone a side seat's
+    bubble shows a double, redouble or surcontra by its multiplier, whole, in every language, and so
+    the bid beside them; the word stays for a screen reader (and on the seat's chip).  At 1280 px
+    the word is shown, whole."""
     table = ScriptedTable(server, options=("OPT-SURCONTRA",))
     while (nxt := table.to_move()) is not None and nxt[0] != 0:
         post(server, f"/api/tables/{table.id}/action", {"token": table.tokens[nxt[0]], "action": {"call": "pass"}})
@@ -429,13 +430,16 @@ def test_every_doubles_bubble_stays_whole_at_a_side_seat(browser: Browser, serve
     for page in pages:
         page.wait_for_selector(".seat.pos-right .bubble:not(:empty)")
         page.wait_for_selector(".seat.pos-left .bubble:not(:empty)")
-    for width, height in ((360, 740), (320, 640)):
+    for width, height in ((360, 740), (320, 640), (1280, 800)):
         for page in pages:
             page.set_viewport_size({"width": width, "height": height})
         faults = layout_faults_of(pages)
         words = [[" ".join(page.inner_text(f".seat.pos-{side} .bubble").split()) for side in ("right", "left")]
-                 for page in pages]  # the multiplier shown, the word kept for a screen reader
-        assert words[0] == ["×2 Double", "×8 Surcontra"] and words[3][0] == "×4 Redouble", words
+                 for page in pages]  # a phone: the multiplier shown, the word kept for a screen reader
+        if width < 600:
+            assert words[0] == ["×2 Double", "×8 Surcontra"] and words[3][0] == "×4 Redouble", words
+        else:  # a desktop's side seat has room for the word alone
+            assert words[0] == ["Double", "Surcontra"] and words[3][0] == "Redouble", words
         assert faults == [[]] * len(pages), (width, words)
     for page in pages:
         page.context.close()
@@ -453,8 +457,8 @@ ENGLISH = {"tierce": "Tierce (20)", "quarte": "Quarte (50)", "quint": "Quint (10
 def test_every_declarations_bubble_stays_whole_at_a_side_seat(browser: Browser, side_dealer: ScriptedTable) -> None:
     """The bubbles show texts that random play picks, and the fixtures reached only some: a side
     seat's bubble showing each declaration, alone and with belote, and belote alone, keeps each word
-    whole in every language, with the seat's chips (dealer, offline, contract or kontra) above it.
-    The page draws states the test sends through its socket: the real card play's, with the
+    whole in every language, at 360, 320 and 1280 px, with the seat's chips (dealer, offline,
+    contract or kontra) above it.  The page draws states the test sends through its socket: the real card play's, with the
     declarations put in."""
     base = side_dealer.state(0)
     sockets: dict[Page, Any] = {}
@@ -491,7 +495,7 @@ def test_every_declarations_bubble_stays_whole_at_a_side_seat(browser: Browser, 
             page.wait_for_function("document.querySelector('.felt') !== window.__before")
         shown = [" ".join(pages[0].inner_text(f".seat.pos-{side} .bubble").split()) for side in ("left", "right")]
         assert shown == [" · ".join([ENGLISH[k] for k in kinds] + ["Belote"] * belote) for kinds, belote in (left, right)]
-        for width, height in ((360, 740), (320, 640)):
+        for width, height in ((360, 740), (320, 640), (1280, 800)):
             for page in pages:
                 page.set_viewport_size({"width": width, "height": height})
             # measured once: nothing but the test's socket redraws these pages
