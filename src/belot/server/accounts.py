@@ -280,9 +280,12 @@ class Accounts:
             raise TableError("name_taken", f"there is already an account named {like!r}"
                              + ("" if like.casefold() == name.casefold() else f", which {name!r} looks like"), 409)
 
-    def by_name(self, name: str) -> Account | None:
-        with self.engine.connect() as c:
-            row = c.execute(sa.select(accounts_table).where(accounts_table.c.name_key == name_key(name))).first()
+    def by_name(self, name: str, c: sa.Connection | None = None) -> Account | None:
+        """The account of that name, ignoring case; read on ``c`` when given."""
+        if c is None:
+            with self.engine.connect() as own:
+                return self.by_name(name, own)
+        row = c.execute(sa.select(accounts_table).where(accounts_table.c.name_key == name_key(name))).first()
         return None if row is None else _account(row)
 
     def named_like(self, name: str, c: sa.Connection | None = None) -> str | None:
@@ -298,9 +301,9 @@ class Accounts:
         if c is None:
             with self.engine.connect() as own:
                 return self.named_like(name, own)
-        same = c.execute(sa.select(accounts_table).where(accounts_table.c.name_key == name_key(name))).first()
+        same = self.by_name(name, c)
         if same is not None:
-            return _account(same).name
+            return same.name
         a = accounts_table.c
         rows = c.execute(sa.select(a.id, a.name).where(a.id > self._looks_read - LOOKS_REREAD).order_by(a.id)).all()
         with self._looks_lock:
