@@ -6,10 +6,12 @@ value is an argparse error naming the argument and what was wrong, exit 2."""
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 import pytest
 
 from belot.cli import build_parser, main
+from belot.server.settings import configured_abandon_after
 
 # every option (and positional) that takes a number, per command, with a value it takes
 NUMBERS = {
@@ -85,3 +87,22 @@ def test_seconds_take_a_decimal_point_and_ascii_only(capsys: pytest.CaptureFixtu
             parser.parse_args(["--pause", bad])
         assert capsys.readouterr().err.endswith(
             f"argument --pause: {bad!r} is not a number of seconds (the digits 0-9 and a decimal point, as in 0.5)\n")
+
+
+@pytest.mark.parametrize("value", ["١", "1_0", " 5", "+5", "0", "-3", "nan", "inf", "90x", ""])
+def test_the_environments_abandon_after_is_a_number_in_ascii(value: str) -> None:
+    """``BELOT_ABANDON_AFTER`` took what ``float()`` takes: "١" was 1 second.  Like `--abandon-after`
+    it is written in ASCII."""
+    with pytest.raises(ValueError, match=r"BELOT_ABANDON_AFTER=.*: give the seconds"):
+        configured_abandon_after({"BELOT_ABANDON_AFTER": value})
+
+
+def test_serve_names_a_bad_abandon_after_in_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """A bad ``BELOT_ABANDON_AFTER`` ended `belot serve` with a traceback: it is named, exit 2, and no
+    database is made."""
+    monkeypatch.setenv("BELOT_ABANDON_AFTER", "six hours")
+    db = tmp_path / "belot.sqlite3"
+    assert main(["serve", "--port", "0", "--db", str(db)]) == 2
+    assert capsys.readouterr().err.startswith("belot serve: BELOT_ABANDON_AFTER='six hours': give the seconds")
+    assert not db.exists()

@@ -115,6 +115,13 @@ def run(args: argparse.Namespace) -> int:
         if not good:
             return fail(PROG, f"--advertise: {args.advertise} is not an http:// or https:// address"
                               " (such as http://10.0.0.5:8000)")
+    if args.abandon_after is None:  # the environment's, checked before anything starts
+        from ..server.settings import configured_abandon_after
+
+        try:
+            args.abandon_after = configured_abandon_after()
+        except ValueError as e:
+            return fail(PROG, str(e))
     db = default_db() if args.db is None else args.db
     url = db if "://" in db else None
     kind = None if url is None else url.split("://", 1)[0].split("+", 1)[0].lower()

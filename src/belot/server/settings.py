@@ -34,16 +34,25 @@ def configured_abandon_after(environ: dict[str, str] | None = None) -> float:
 
     >>> configured_abandon_after({}), configured_abandon_after({"BELOT_ABANDON_AFTER": "90"})
     (21600.0, 90.0)
+
+    Written in ASCII, as `belot serve`'s numbers are: ``float()`` also takes "١", "1_0" and " 5 ".
+
+    >>> configured_abandon_after({"BELOT_ABANDON_AFTER": "١"})
+    Traceback (most recent call last):
+    ValueError: BELOT_ABANDON_AFTER='١': give the seconds an abandoned table stays open (the digits 0-9 and a decimal point, more than 0)
     """
     text = (os.environ if environ is None else environ).get(ABANDON_AFTER_ENV)
     if text is None:
         return ABANDON_AFTER
     try:
+        if not text.isascii() or text != text.strip() or "_" in text or text.startswith("+"):
+            raise ValueError(text)
         seconds = float(text)
     except ValueError:
         seconds = math.nan
     if not (math.isfinite(seconds) and seconds > 0):
-        raise ValueError(f"{ABANDON_AFTER_ENV}={text!r}: give the seconds an abandoned table stays open (more than 0)")
+        raise ValueError(f"{ABANDON_AFTER_ENV}={text!r}: give the seconds an abandoned table stays open "
+                         "(the digits 0-9 and a decimal point, more than 0)")
     return seconds
 
 
