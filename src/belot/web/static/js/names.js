@@ -45,18 +45,23 @@ export function teamWord(seat, mySeat) {
   return (seat & 1) === (mySeat & 1) ? t("web.sheet.we") : t("web.sheet.they");
 }
 
+/** The multiplier each double makes of a deal's points (R3.3, R11.4). */
+const TIMES = { kontra: 2, rekontra: 4, surkontra: 8 };
+
 /** A call or contract as HTML: suit icon + the game's word (Kupa, Kozsuz, Kontra...). */
 export function callHtml(call) {
   // the word in its own span: a phone's side seat shows the suit by its icon alone (belot.css)
   if ("CDHS".includes(call) && call.length === 1) return `${suitIcon(call)} <span class="call-word">${esc(t("call." + call))}</span>`;
   // and a double by its multiplier: "Сюрконтра" broke in two in a 76 px side seat (R3.3, R11.4)
-  const times = { kontra: 2, rekontra: 4, surkontra: 8 }[call];
+  const times = TIMES[call];
   if (times) return `<span class="call-times" aria-hidden="true">×${times}</span><span class="call-word">${esc(t("call." + call))}</span>`;
   return esc(t("call." + call));
 }
 
+/** The double that made a deal count ``m`` times ("" for 1). */
 export function multiplierText(m) {
-  return m === 8 ? t("call.surkontra") : m === 4 ? t("call.rekontra") : m === 2 ? t("call.kontra") : "";
+  const call = Object.keys(TIMES).find((c) => TIMES[c] === m);
+  return call ? t("call." + call) : "";
 }
 
 /**
