@@ -154,3 +154,69 @@ def test_one_address_has_its_share_of_the_analysis_queue(tmp_path: Path) -> None
         wait_done(client, tables[2], [])
         wait_done(client, tables[3], [])
         assert jobs._asked == {} and jobs._asker == {}  # nothing kept of an address once its analyses are done
+
+
+def test_several_workers_keep_their_own_analyses_and_take_over_a_stopped_ones(tmp_path: Path) -> None:
+    """Several workers on one database (docs/deploy.md): a worker that started took over every analysis
+    queued or running, those a live worker was computing too (both computed them, each setting the
+    other's progress back), and the analysis of a killed worker stayed "running" until some worker
+    started again.  Each worker now keeps its own analyses fresh at its heartbeat (`AnalysisJobs.beat`),
+    and takes over, at start or at a heartbeat, only those nobody kept fresh for a lease's time."""
+    import asyncio
+
+    from belot.server.analysis_jobs import DONE, AnalysisJobs
+    from belot.server.storage import Storage
+
+    db = tmp_path / "b.sqlite3"
+    with make_client(db) as client:
+        live, killed = finished_table(client), finished_table(client)
+        records = {t: client.get(f"/api/tables/{t}/record").json() for t in (live, killed)}
+    storage = Storage(f"sqlite:///{db}")
+    storage.lease_seconds = 0.5  # a lease's time; the heartbeats below come every 0.1 s
+
+    async def main() -> None:
+        a = AnalysisJobs(storage, records.__getitem__, *WORLDS, shared=True)
+        b = AnalysisJobs(storage, records.__getitem__, *WORLDS, shared=True)
+        try:
+            a.start(live)
+            await asyncio.sleep(0.8)  # longer than a lease: only a's heartbeat keeps its analysis a's
+            a.beat()
+            assert b.resume() == 0  # b starts: a's analysis is not b's to compute
+            with storage.engine.begin() as c:  # as a killed worker leaves its analysis
+                c.execute(analyses_table.insert().values(table_id=killed, status="running", done=3, total=9,
+                                                         result=None, updated=time.time()))
+            taken = 0
+            end = time.monotonic() + 120
+            while not all(a.get(t).status == DONE for t in (live, killed)):  # type: ignore[union-attr]
+                assert time.monotonic() < end, (a.get(live), a.get(killed))
+                taken += a.beat() + b.beat()
+                await asyncio.sleep(0.1)
+            assert taken == 1  # the killed worker's, a lease after its last heartbeat, by one of them
+            assert a.computed + b.computed == 2  # each analysis computed once
+            assert a.beat() == 0 and b.beat() == 0  # done: nobody takes them again
+        finally:
+            await a.aclose()
+            await b.aclose()
+
+    try:
+        asyncio.run(main())
+    finally:
+        storage.close()
+
+
+def test_a_worker_takes_over_a_killed_workers_analysis_at_its_heartbeat(tmp_path: Path) -> None:
+    """The server's wiring of the test above: a `belot serve --worker` app beats for its analyses too,
+    so an analysis a killed worker left running is finished by a live one, without any restart."""
+    from belot.server.workers import Worker
+
+    db = tmp_path / "b.sqlite3"
+    with make_client(db) as client:
+        table_id = finished_table(client)
+    app = create_app(f"sqlite:///{db}", bot_delay=0.0, analysis_worlds=WORLDS, worker=Worker("http://127.0.0.1:9"))
+    with TestClient(app) as client:
+        with app.state.analyses.storage.engine.begin() as c:  # after the start: only a heartbeat can take it
+            c.execute(analyses_table.insert().values(table_id=table_id, status="running", done=3, total=9,
+                                                     result=None, updated=time.time() - 60))
+        job = wait_done(client, table_id, [])
+        assert job["status"] == "done" and job["progress"]["done"] == job["progress"]["total"] > 0
+        assert app.state.analyses.computed == 1

@@ -5,8 +5,9 @@ A finished game's analysis (`belot.analysis`, docs/analysis.md) is computed once
 a separate worker process, never on the event loop, one game at a time and one deal a job (the
 worker counts each decision done on a queue: the progress).  Whatever is asked, at most one core
 analyses, and the others queue (`AnalysisJobs.start` is idempotent).  A restart requeues what was
-queued or running.  Only finished games are analysed: the analysis sees
-every hand, so a running game's must not exist.
+queued or running.  With several workers on one database each runs the analyses asked of it, keeps
+their rows fresh at its heartbeat, and takes over those a stopped worker left (`AnalysisJobs.beat`).
+Only finished games are analysed: the analysis sees every hand, so a running game's must not exist.
 """
 
 from __future__ import annotations
@@ -93,13 +94,17 @@ class Job:
 class AnalysisJobs:
     """The queue of analyses, its one worker process and the rows of ``belot_analyses``.
 
-    ``record_of(table_id)`` gives a finished table's record (belot-record/1) as a dict.
+    ``record_of(table_id)`` gives a finished table's record (belot-record/1) as a dict.  ``shared``:
+    this is one of several workers on the database (`workers.Worker`); then a starting worker takes
+    only the analyses that no live worker keeps (`resume`), not those another is running.
     """
 
     def __init__(self, storage: Storage, record_of: Callable[[str], dict[str, Any]],
-                 play_worlds: int | None = None, call_worlds: int | None = None) -> None:
+                 play_worlds: int | None = None, call_worlds: int | None = None, shared: bool = False) -> None:
         self.storage = storage
         self.record_of = record_of
+        self.shared = shared
+        self._held: set[str] = set()  # the analyses queued or running in this process
         a = Analyst(SEED)
         self.play_worlds = play_worlds or a.play_worlds
         self.call_worlds = call_worlds or a.call_worlds
@@ -132,16 +137,40 @@ class AnalysisJobs:
         return self._queue
 
     def resume(self) -> int:
-        """Requeue the analyses a stopped server left queued or running (from the start); how many."""
+        """Requeue the analyses a stopped server left queued or running (from the start); how many.
+
+        Alone on its database, a starting server takes every one.  One of several workers
+        (``shared``) takes only those nobody has kept fresh for a lease's time: every live worker
+        touches its own at each heartbeat (`beat`), so those are a stopped worker's.  Before, a
+        worker that started took over the analyses another was running, and both computed them.
+        """
+        a = analyses_table.c
+        now = time.time()
+        left: sa.ColumnElement[bool] = a.status.in_((QUEUED, RUNNING))
+        if self.shared:
+            left = left & (a.updated < now - self.storage.lease_seconds)
+        taken = []
         with self.storage.engine.begin() as c:
-            rows = c.execute(sa.select(analyses_table.c.table_id).where(
-                analyses_table.c.status.in_((QUEUED, RUNNING))).order_by(analyses_table.c.updated)).all()
-            c.execute(sa.update(analyses_table).where(analyses_table.c.status.in_((QUEUED, RUNNING)))
-                      .values(status=QUEUED, done=0))
+            for (table_id,) in c.execute(sa.select(a.table_id).where(left).order_by(a.updated)).all():
+                # the condition again in the write: of two workers taking it over, one does
+                if c.execute(sa.update(analyses_table).where(left & (a.table_id == table_id))
+                             .values(status=QUEUED, done=0, updated=now)).rowcount == 1:
+                    taken.append(table_id)
         queue = self._start()
-        for (table_id,) in rows:
+        for table_id in taken:
+            self._held.add(table_id)
             queue.put_nowait(table_id)
-        return len(rows)
+        return len(taken)
+
+    def beat(self) -> int:
+        """A worker's heartbeat (``shared``): keep this process's analyses fresh, so no other worker
+        takes them, and take over those a stopped worker left (`resume`); how many were taken."""
+        if self._held:
+            a = analyses_table.c
+            with self.storage.engine.begin() as c:
+                c.execute(sa.update(analyses_table).where(a.table_id.in_(sorted(self._held))
+                                                          & a.status.in_((QUEUED, RUNNING))).values(updated=time.time()))
+        return self.resume()
 
     def start(self, table_id: str, max_queued: int | None = None, address: str | None = None,
               per_address: int | None = None) -> Job:
@@ -169,13 +198,15 @@ class AnalysisJobs:
                 c.execute(sa.update(analyses_table).where(analyses_table.c.table_id == table_id)
                           .values(status=QUEUED, done=0, total=0, result=None, updated=time.time()))
         self._start().put_nowait(table_id)
+        self._held.add(table_id)
         if address is not None:
             self._asked.setdefault(address, set()).add(table_id)
             self._asker[table_id] = address
         return Job(QUEUED, 0, 0, None)
 
     def _done(self, table_id: str) -> None:
-        """The job of ``table_id`` is over (done or failed): no longer its address's."""
+        """The job of ``table_id`` is over (done or failed): no longer its address's nor this process's."""
+        self._held.discard(table_id)
         address = self._asker.pop(table_id, None)
         if address is not None:
             self._asked[address].discard(table_id)

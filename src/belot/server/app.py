@@ -91,13 +91,15 @@ def create_app(
     accounts = Accounts(store, login_limiter)
     lobby.on_finished.append(accounts.finished)
     static = static_dir or STATIC_DIR
-    analyses = AnalysisJobs(store, lambda table_id: table_or_404(table_id).record(),
-                            *(analysis_worlds or (None, None)))
+    play_worlds, call_worlds = analysis_worlds or (None, None)
+    analyses = AnalysisJobs(store, lambda table_id: table_or_404(table_id).record(), play_worlds, call_worlds,
+                            shared=worker is not None)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         lobby.bots.start()
         if worker is not None:
+            worker.beats.append(analyses.beat)
             worker.start(lobby)
         accounts.purge_sessions()
         n = lobby.restore_all()

@@ -23,6 +23,7 @@ import json
 import logging
 import re
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -44,6 +45,7 @@ class Worker:
         self.id = worker_id or secrets.token_hex(6)
         self.address = address.rstrip("/")
         self._task: asyncio.Task[None] | None = None
+        self.beats: list[Callable[[], object]] = []  # called at every heartbeat too (the analyses' `beat`)
 
     def start(self, lobby: Lobby) -> None:
         lobby.worker = self.id
@@ -54,10 +56,11 @@ class Worker:
     async def _beat(self, lobby: Lobby) -> None:
         while True:
             await asyncio.sleep(HEARTBEAT)
-            try:
-                self.sweep(lobby)
-            except SQLAlchemyError as e:  # the database is away: the next beat tries again
-                log.warning("worker %s: heartbeat failed: %s", self.id, e)
+            for beat in (lambda: self.sweep(lobby), *self.beats):
+                try:
+                    beat()
+                except SQLAlchemyError as e:  # the database is away: the next beat tries again
+                    log.warning("worker %s: heartbeat failed: %s", self.id, e)
 
     def sweep(self, lobby: Lobby) -> None:
         """Renew our leases, let go of the tables we lost, take over the tables nobody owns."""
