@@ -141,8 +141,8 @@ class AnalysisJobs:
 
         Alone on its database, a starting server takes every one.  One of several workers
         (``shared``) takes only those nobody has kept fresh for a lease's time: every live worker
-        touches its own at each heartbeat (`beat`), so those are a stopped worker's.  Before, a
-        worker that started took over the analyses another was running, and both computed them.
+        touches its own at each heartbeat (`beat`), so those are a stopped worker's, and one another
+        worker is running is not computed twice.
         """
         a = analyses_table.c
         now = time.time()
