@@ -30,7 +30,7 @@ from test_web import (
     new_page,
     post,
 )
-from test_web_layout import LANGS, WIDTHS, layout_faults_of
+from test_web_layout import LANGS, TABLETS, WIDTHS, layout_faults_of
 
 import belot
 
@@ -54,13 +54,13 @@ PAGES = (
 
 def assert_page_fits(page: Page, *where: Any, extra: tuple[str, ...] = ()) -> None:
     """test_web_layout's check with the pages' own elements (and ``extra``), no sideways scrolling,
-    and on a phone test_web's finger-size check, at each width of WIDTHS (the page resized: its CSS
-    follows)."""
+    and on a phone test_web's finger-size check, at each width of WIDTHS and TABLETS (the page resized:
+    its CSS follows)."""
     assert_pages_fit({"": page}, *where, extra=extra)
 
 
 def assert_pages_fit(pages: dict[str, Page], *where: Any, extra: tuple[str, ...] = (),
-                     widths: tuple[tuple[int, int], ...] = WIDTHS) -> None:
+                     widths: tuple[tuple[int, int], ...] = WIDTHS + TABLETS) -> None:
     """`assert_page_fits` of one state shown in several languages (``pages`` by language), checked
     side by side: the settling waits are spent once for all of them."""
     faults = []

@@ -392,9 +392,14 @@ export function showTable(main, tableId) {
       const won = [0, 0];
       for (const tr of v.tricks) won[tr.winner & 1] += 1;
       const n = Math.min(8, v.tricks.length + (v.trick.length ? 1 : 0)) || 1;
-      // the tricks' score in one line (a spectator's "1. grup" too): "Ние 1 – / 0 Те" broke at 1280 px
+      // a player's tricks in one line: "Ние 1 – / 0 Те" broke at 1280 px.  A spectator's as the score
+      // line above them, each team whole: "Team 1 5 – 3 Team 2" in one line ran 25 px out of the panel
+      // in a tablet's 132 px column
       const tie = (s) => s.replace(/ /g, "\u00a0");
-      lines.push(`<div id="trick-count">${esc(t("web.table.trick_no", { n }))} · ${esc(t("web.table.tricks_won", { a: tie(a), b: tie(b), us: won[order[0]], them: won[order[1]] }))}</div>`);
+      const tricks = me() === null
+        ? `${esc(t("web.table.tricks"))} <span>${esc(a)}: ${won[0]}</span> · <span>${esc(b)}: ${won[1]}</span>`
+        : esc(t("web.table.tricks_won", { a: tie(a), b: tie(b), us: won[order[0]], them: won[order[1]] }));
+      lines.push(`<div id="trick-count">${esc(t("web.table.trick_no", { n }))} · ${tricks}</div>`);
     }
     return `<div class="info-panel">${lines.join("")}</div>`;
   }
