@@ -102,7 +102,9 @@ HIDE_TEXT = ("* { color: transparent !important; text-shadow: none !important } 
 def violations(page: Page) -> list[tuple[str, ...]]:
     """axe's serious and critical violations on the page as it is, and `PIXELS`' contrast of the text
     on gradients: (rule, impact, element, what is wrong)."""
-    res = AXE.run(page, options={"resultTypes": ["violations", "incomplete"]}).response
+    if not page.evaluate("typeof window.axe === 'object'"):  # once a page: its 500 KB, not at each check
+        page.evaluate(AXE.axe_script)
+    res = page.evaluate("(o) => axe.run(o)", {"resultTypes": ["violations", "incomplete"]})
     found = [(v["id"], v["impact"], " ".join(map(str, n["target"])), n["failureSummary"].replace("\n", " "))
              for v in res["violations"] if v["impact"] in FAILS for n in v["nodes"]]
     on_gradient = [n["target"][0] for v in res["incomplete"] if v["id"] == "color-contrast" for n in v["nodes"]

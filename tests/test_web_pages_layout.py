@@ -54,13 +54,13 @@ PAGES = (
 
 def assert_page_fits(page: Page, *where: Any, extra: tuple[str, ...] = ()) -> None:
     """test_web_layout's check with the pages' own elements (and ``extra``), no sideways scrolling,
-    and on a phone test_web's finger-size check, at each width of WIDTHS and TABLETS (the page resized:
-    its CSS follows)."""
+    and on a phone test_web's finger-size check, at each width of WIDTHS (the page resized: its CSS
+    follows); a state whose felt or score sheet a tablet lays out otherwise also at TABLETS."""
     assert_pages_fit({"": page}, *where, extra=extra)
 
 
 def assert_pages_fit(pages: dict[str, Page], *where: Any, extra: tuple[str, ...] = (),
-                     widths: tuple[tuple[int, int], ...] = WIDTHS + TABLETS) -> None:
+                     widths: tuple[tuple[int, int], ...] = WIDTHS) -> None:
     """`assert_page_fits` of one state shown in several languages (``pages`` by language), checked
     side by side: the settling waits are spent once for all of them."""
     faults = []
@@ -153,7 +153,7 @@ def test_the_replay_fits_at_every_step(browser: Browser, server: Server, rich: t
     keys(*["ArrowRight"] * (len(data["record"]["deals"][0]["auction"]) + 6), ready=".replay .trick .tcard")  # into the second trick
     assert_pages_fit(pages, "mid-trick", widths=PHONE)
     keys(*["PageDown"] * rich_deal, "End", ready="#replay-summary")
-    assert_pages_fit(pages, "declarations, belote, kontra", rich_deal)
+    assert_pages_fit(pages, "declarations, belote, kontra", rich_deal, widths=WIDTHS + TABLETS)
     # each declaration listed with whether it counted (R7.6), as the live table's summary lists them
     detail = [d for seat in deals[rich_deal]["declared_detail"] for d in seat]
     for lang, page in pages.items():
@@ -165,7 +165,7 @@ def test_the_replay_fits_at_every_step(browser: Browser, server: Server, rich: t
             verdict = texts["web.summary.counted" if d["counted"] else "web.summary.cancelled"]
             assert f"({d['value']})" in items.nth(i).inner_text() and verdict in items.nth(i).inner_text(), lang
     keys(*["PageDown"] * len(deals), "End", ready=".replay .sheet td.win")
-    assert_pages_fit(pages, "the match's end")
+    assert_pages_fit(pages, "the match's end", widths=WIDTHS + TABLETS)
     for page in pages.values():
         page.route(f"**/api/tables/{tid}/replay", lambda route: route.fulfill(json=hung))
         page.reload()
@@ -252,7 +252,7 @@ def test_the_analysis_fits_while_it_runs_and_when_done(browser: Browser, server:
         page.wait_for_selector("#analysis-chart")
         for cls in ("best", "inaccuracy", "mistake", "blunder"):
             assert page.locator(f"#analysis-decisions .cls.{cls}").count()
-    assert_pages_fit(pages, "done")
+    assert_pages_fit(pages, "done", widths=WIDTHS + TABLETS)
     for page in pages.values():
         assert not page.errors  # type: ignore[attr-defined]
         page.context.close()
