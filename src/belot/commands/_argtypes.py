@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from ..errors import shown as _shown
 from ..game import MAX_TARGET
-from ..tui.text import is_whole_number
+from ..tui.text import is_whole_number, plain_float
 
 DIGITS_ONLY = "the digits 0-9 only"
 
@@ -41,9 +41,7 @@ def seconds(hi: float = math.inf, positive: bool = False) -> Callable[[str], flo
     (``1.5``, ``.5``, ``2e-3``): ``float()`` also takes ``١``, ``1_0``, ``+2`` and `` 2 ``."""
     def parse(text: str) -> float:
         try:
-            if not text.isascii() or text != text.strip() or "_" in text or text.startswith("+"):
-                raise ValueError(text)
-            value = float(text)
+            value = plain_float(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{_shown(text)} is not a number of seconds "
                                              "(the digits 0-9 and a decimal point, as in 0.5)") from None

@@ -13,6 +13,7 @@ from typing import Any
 from ..bots import bot_names
 from ..contracts import Rules
 from ..game import MAX_TARGET
+from ..tui.text import plain_float
 from .names import clean_stored_name
 
 HUMAN = "human"
@@ -45,9 +46,7 @@ def configured_abandon_after(environ: dict[str, str] | None = None) -> float:
     if text is None:
         return ABANDON_AFTER
     try:
-        if not text.isascii() or text != text.strip() or "_" in text or text.startswith("+"):
-            raise ValueError(text)
-        seconds = float(text)
+        seconds = plain_float(text)
     except ValueError:
         seconds = math.nan
     if not (math.isfinite(seconds) and seconds > 0):

@@ -169,6 +169,22 @@ def is_whole_number(text: str, negative: bool = False) -> bool:
     return digits.isascii() and digits.isdigit()
 
 
+def plain_float(text: str) -> float:
+    """``text`` as a number written in ASCII, as a person types one (``1.5``, ``.5``, ``2e-3``);
+    ValueError otherwise: `float` also takes ``١``, ``1_0``, ``+2`` and `` 2 ``.  The range is the
+    caller's (``nan`` and ``inf`` come back as such).
+
+    >>> plain_float("1.5"), plain_float(".5")
+    (1.5, 0.5)
+    >>> plain_float("1_0")
+    Traceback (most recent call last):
+    ValueError: not a plain number: '1_0'
+    """
+    if not text.isascii() or text != text.strip() or "_" in text or text.startswith("+"):
+        raise ValueError(f"not a plain number: {text!r}")
+    return float(text)
+
+
 def mistyped_number(text: str) -> bool:
     """Whether ``text`` is meant as a number but not typed as one (`is_whole_number`): a number to
     `int` (``١``, ``+1``, ``1_0``) or digits to `str.isdigit` (``²``), which a prompt names as such
