@@ -402,8 +402,9 @@ def test_every_contracts_chip_stays_whole_on_a_side_seats_plate(browser: Browser
     """A CI run's random deal had a bot at a side seat bid diamonds: at 360 px "◆ Diamonds" filled
     the 89 px plate to the pixel and broke in two (the fixtures above always bid clubs); a later one
     found the chip in two lines at 320 px and the bid's bubble showing "Diamo/nds".  Each contract,
-    bid from a side seat, stays whole and inside the plate, and its bubble whole, in every language; and
-    its line in the auction log drew the suit's word in a second box of its own, padded off its icon."""
+    bid from a side seat, stays whole and inside the plate, and its bubble whole, in every language, on
+    phones and tablets; and its line in the auction log drew the suit's word in a second box of its own,
+    padded off its icon."""
     table = ScriptedTable(server)
     while (nxt := table.to_move()) is not None and nxt[0] != 1:
         post(server, f"/api/tables/{table.id}/action", {"token": table.tokens[nxt[0]], "action": {"call": "pass"}})
@@ -412,7 +413,7 @@ def test_every_contracts_chip_stays_whole_on_a_side_seats_plate(browser: Browser
     for page in pages:
         page.wait_for_selector(".seat.pos-right .chip.contract")
         page.wait_for_selector(".seat.pos-right .bubble:not(:empty)")
-    for width, height in ((360, 740), (320, 640)):
+    for width, height in ((360, 740), (320, 640), *TABLETS):
         for page in pages:
             page.set_viewport_size({"width": width, "height": height})
         assert layout_faults_of(pages) == [[]] * len(LANGS), width
@@ -430,7 +431,7 @@ def test_every_doubles_bubble_stays_whole_at_a_side_seat(browser: Browser, serve
     "Redoub/le" ("Сюрко/нтра" for a surcontra, OPT-SURCONTRA, R3.3).  On a phone a side seat's
     bubble shows a double, redouble or surcontra by its multiplier, whole, in every language, and so
     the bid beside them; the word stays for a screen reader (and on the seat's chip).  At 1280 px
-    the word is shown, whole."""
+    and on a tablet the word is shown, whole."""
     table = ScriptedTable(server, options=("OPT-SURCONTRA",))
     while (nxt := table.to_move()) is not None and nxt[0] != 0:
         post(server, f"/api/tables/{table.id}/action", {"token": table.tokens[nxt[0]], "action": {"call": "pass"}})
@@ -442,7 +443,7 @@ def test_every_doubles_bubble_stays_whole_at_a_side_seat(browser: Browser, serve
     for page in pages:
         page.wait_for_selector(".seat.pos-right .bubble:not(:empty)")
         page.wait_for_selector(".seat.pos-left .bubble:not(:empty)")
-    for width, height in ((360, 740), (320, 640), (1280, 800)):
+    for width, height in ((360, 740), (320, 640), (1280, 800), *TABLETS):
         for page in pages:
             page.set_viewport_size({"width": width, "height": height})
         faults = layout_faults_of(pages)
@@ -469,7 +470,7 @@ ENGLISH = {"tierce": "Tierce (20)", "quarte": "Quarte (50)", "quint": "Quint (10
 def test_every_declarations_bubble_stays_whole_at_a_side_seat(browser: Browser, side_dealer: ScriptedTable) -> None:
     """The bubbles show texts that random play picks, and the fixtures reached only some: a side
     seat's bubble showing each declaration, alone and with belote, and belote alone, keeps each word
-    whole in every language, at 360, 320 and 1280 px, with the seat's chips (dealer, offline,
+    whole in every language, at 360, 320 and 1280 px and a tablet's widths, with the seat's chips (dealer, offline,
     contract or kontra) above it.  The page draws states the test sends through its socket: the real card play's, with the
     declarations put in."""
     base = side_dealer.state(0)
@@ -507,7 +508,7 @@ def test_every_declarations_bubble_stays_whole_at_a_side_seat(browser: Browser, 
             page.wait_for_function("document.querySelector('.felt') !== window.__before")
         shown = [" ".join(pages[0].inner_text(f".seat.pos-{side} .bubble").split()) for side in ("left", "right")]
         assert shown == [" · ".join([ENGLISH[k] for k in kinds] + ["Belote"] * belote) for kinds, belote in (left, right)]
-        for width, height in ((360, 740), (320, 640), (1280, 800)):
+        for width, height in ((360, 740), (320, 640), (1280, 800), *TABLETS):
             for page in pages:
                 page.set_viewport_size({"width": width, "height": height})
             # measured once: nothing but the test's socket redraws these pages
