@@ -204,6 +204,53 @@ def test_several_workers_keep_their_own_analyses_and_take_over_a_stopped_ones(tm
         storage.close()
 
 
+def test_two_workers_asked_at_once_share_one_analysis(tmp_path: Path) -> None:
+    """Two workers asked for one game's analysis at the same moment: each read no job, one stored
+    its row first, and the other's insert failed on it, so that request was answered 503 ("try
+    again").  A failed analysis asked again on two workers at once was computed by both.  The worker
+    that comes second now answers with the first one's job and queues nothing of its own."""
+    import asyncio
+
+    from belot.server.analysis_jobs import DONE, FAILED, QUEUED, AnalysisJobs
+    from belot.server.storage import Storage
+
+    db = tmp_path / "b.sqlite3"
+    with make_client(db) as client:
+        fresh, failed = finished_table(client), finished_table(client)
+        records = {t: client.get(f"/api/tables/{t}/record").json() for t in (fresh, failed)}
+    storage = Storage(f"sqlite:///{db}")
+    with storage.engine.begin() as c:  # an earlier try of the second game failed
+        c.execute(analyses_table.insert().values(table_id=failed, status=FAILED, done=0, total=0, result=None,
+                                                 updated=time.time()))
+
+    async def main() -> None:
+        a = AnalysisJobs(storage, records.__getitem__, *WORLDS, shared=True)
+        b = AnalysisJobs(storage, records.__getitem__, *WORLDS, shared=True)
+        try:
+            real_get = b.get
+            for table_id in (fresh, failed):
+                reads = [b.get(table_id)]  # b's first read comes before a writes the row
+                assert a.start(table_id).status == QUEUED
+                b.get = lambda t, reads=reads: reads.pop() if reads else real_get(t)  # type: ignore[method-assign]
+                job = b.start(table_id)  # was: IntegrityError (a 503), or the failed one queued twice
+                b.get = real_get  # type: ignore[method-assign]
+                assert job is not None and job.status != FAILED, job
+                assert b.pending() == 0 and not b._held
+            end = time.monotonic() + 120
+            while not all(a.get(t).status == DONE for t in (fresh, failed)):  # type: ignore[union-attr]
+                assert time.monotonic() < end, (a.get(fresh), a.get(failed))
+                await asyncio.sleep(0.1)
+            assert (a.computed, b.computed) == (2, 0)  # each analysis computed once, by the worker that queued it
+        finally:
+            await a.aclose()
+            await b.aclose()
+
+    try:
+        asyncio.run(main())
+    finally:
+        storage.close()
+
+
 def test_a_worker_takes_over_a_killed_workers_analysis_at_its_heartbeat(tmp_path: Path) -> None:
     """The server's wiring of the test above: a `belot serve --worker` app beats for its analyses too,
     so an analysis a killed worker left running is finished by a live one, without any restart."""

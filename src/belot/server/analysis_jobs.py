@@ -190,13 +190,21 @@ class AnalysisJobs:
             raise TableError("too_many_analyses", f"your address has {len(mine)} analyses waiting or running, "
                              "the most one address may; ask again when one is done", 429,
                              detail={"limit": per_address, "reason": "address"})
-        with self.storage.engine.begin() as c:
-            if job is None:
-                c.execute(sa.insert(analyses_table).values(table_id=table_id, status=QUEUED, done=0, total=0,
-                                                           result=None, updated=time.time()))
-            else:
-                c.execute(sa.update(analyses_table).where(analyses_table.c.table_id == table_id)
-                          .values(status=QUEUED, done=0, total=0, result=None, updated=time.time()))
+        a = analyses_table.c
+        try:
+            with self.storage.engine.begin() as c:
+                if job is None:
+                    c.execute(sa.insert(analyses_table).values(table_id=table_id, status=QUEUED, done=0, total=0,
+                                                               result=None, updated=time.time()))
+                    queued = True
+                else:  # a failed one, tried again: by one worker of several asked at once
+                    queued = c.execute(sa.update(analyses_table).where((a.table_id == table_id) & (a.status == FAILED))
+                                       .values(status=QUEUED, done=0, total=0, result=None,
+                                               updated=time.time())).rowcount == 1
+        except sa.exc.IntegrityError:  # another worker queued it since the read above (its row is kept)
+            queued = False
+        if not queued:  # that worker's job is the one: not computed twice, and the request not refused
+            return self.get(table_id) or Job(QUEUED, 0, 0, None)
         self._start().put_nowait(table_id)
         self._held.add(table_id)
         if address is not None:
