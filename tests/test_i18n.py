@@ -75,3 +75,16 @@ def test_turkish_and_bulgarian_texts_are_translated_not_copied() -> None:
         doc = _load(lang, "tui.json")
         same = [k for k, v in doc.items() if v == en[k] and re.search(r"[A-Za-z]{3}", re.sub(r"\{\w+\}", "", v))]
         assert not same, f"{lang}/tui.json copies English for {same}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_terminal_and_the_browser_address_the_player_alike(lang: str) -> None:
+    """The Bulgarian terminal said "ти"/"Твоите карти" where the browser says "Вие"/"Вашите": one
+    program, two forms of address.  The terminal's "you" is the browser's, and no Bulgarian text
+    uses the familiar pronoun."""
+    tui, web = _load(lang, "tui.json"), _load(lang, "web.json")
+    assert tui["tui.you"].casefold() == web["web.seat.you"].casefold()
+    if lang == "bg":
+        familiar = re.compile(r"\b(ти|теб|тебе|твой|твоя|твоят|твое|твоё|твои|твоите|твоята|твоето)\b", re.I)
+        found = [(name, key) for name in FILES for key, text in _load(lang, name).items() if familiar.search(text)]
+        assert not found, found

@@ -25,21 +25,21 @@ CASES = {
     "card": (_decision(CARD, 3, "TD", "AH"), {
         "en": "Coach: trick 3, you played 10♦; A♥ was better by about 6.6 game points.",
         "tr": "Koç: 3. elde 10♦ oynadınız; A♥ yaklaşık 6.6 oyun puanı daha iyiydi.",
-        "bg": "Треньор: в ръка 3 игра 10♦; A♥ беше по-добре с около 6.6 точки."}),
+        "bg": "Треньор: във взятка 3 изиграхте 10♦; A♥ беше по-добре с около 6.6 точки."}),
     "call": (_decision(CALL, None, "AT", "kontra"), {
         "en": "Coach: in the auction you called All Trumps; Double was better by about 6.6 game points.",
         "tr": "Koç: artırmada Hepsi koz dediniz; Kontra yaklaşık 6.6 oyun puanı daha iyiydi.",
-        "bg": "Треньор: в наддаването обяви Всичко коз; Контра беше по-добре с около 6.6 точки."}),
+        "bg": "Треньор: в наддаването обявихте Всичко коз; Контра беше по-добре с около 6.6 точки."}),
     "belote": (_decision(BELOTE, 4, "no belote", "belote"), {
         "en": "Coach: trick 4, you did not announce your belote; announcing it was better by about 6.6 game points.",
         "tr": "Koç: 4. elde belotunuzu söylemediniz; söylemek yaklaşık 6.6 oyun puanı daha iyiydi.",
-        "bg": "Треньор: в ръка 4 не обяви белот; да го обявиш беше по-добре с около 6.6 точки."}),
+        "bg": "Треньор: във взятка 4 не обявихте белот; да го обявите беше по-добре с около 6.6 точки."}),
     "declaration": (_decision(DECLARATION, 1, "none", "carre KC KD KH KS + tierce 7C 8C 9C"), {
         "en": "Coach: at your first card you declared: nothing; Carré (100) K, Tierce (20) 7♣–9♣ was better"
               " by about 6.6 game points.",
         "tr": "Koç: ilk kağıdınızda anonsunuz: hiçbiri; Kare (100) K, Terts (20) 7♣–9♣ yaklaşık 6.6 oyun"
               " puanı daha iyiydi.",
-        "bg": "Треньор: при първата си карта обяви: нищо; Каре (100) K, Терца (20) 7♣–9♣ беше по-добре с"
+        "bg": "Треньор: при първата си карта обявихте: нищо; Каре (100) K, Терца (20) 7♣–9♣ беше по-добре с"
               " около 6.6 точки."}),
 }
 

@@ -165,7 +165,7 @@ def test_bulgarian_screens_use_the_game_words(tmp_path: Path) -> None:
     p.child.sendline("изход")
     assert p.finish() == 0
     text = p.text
-    for word in ("Раздава", "Пас", "Без коз", "Всичко коз", "Наддаване", "Твоята обява",
+    for word in ("Раздава", "Пас", "Без коз", "Всичко коз", "Наддаване", "Вашата обява",
                  "Точки от карти", "Резултати", "Край на раздаване"):
         assert word in text, word
 
