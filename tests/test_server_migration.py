@@ -141,6 +141,47 @@ def test_an_old_database_closes_the_tables_left_long_ago_at_its_upgrade(tmp_path
         con.close()
 
 
+def _schema(db: Path) -> dict[str, Any]:
+    """Every table's columns (name, type, nullable), and every index's table and columns."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(f"sqlite:///{db}")
+    try:
+        with engine.connect() as c:
+            inspect = sa.inspect(c)
+            return {t: ([(col["name"], str(col["type"]), col["nullable"]) for col in inspect.get_columns(t)],
+                        sorted((i["name"], tuple(i["column_names"]), bool(i["unique"])) for i in inspect.get_indexes(t)))
+                    for t in inspect.get_table_names()}
+    finally:
+        engine.dispose()
+
+
+def test_a_migrated_database_has_the_schema_of_a_new_one(tmp_path: Path) -> None:
+    """The steps from schema 1 make what a new database is made with: the same tables, columns and
+    indexes (a step that forgot an index left every upgraded server scanning a table).  And the
+    heartbeat's look for queued and running analyses (several workers, every 1.5 s) is an index
+    range, not a scan of every analysed game (schema 8)."""
+    old, seven, new = tmp_path / "old.sqlite3", tmp_path / "seven.sqlite3", tmp_path / "new.sqlite3"
+    shutil.copy(DATA / "server-v1.sqlite3", old)
+
+    def start(db: Path) -> None:
+        with TestClient(create_app(f"sqlite:///{db}", bot_delay=0.0, abandon_after=KEEP)):
+            pass
+
+    start(seven)
+    with sqlite3.connect(seven) as c:  # back to schema 7, whose belot_analyses had no index
+        c.execute("DROP INDEX belot_analyses_status")
+        c.execute("UPDATE belot_meta SET value = '7' WHERE key = 'schema_version'")
+    for db in (old, seven, new):
+        start(db)
+    assert _schema(old) == _schema(new) and _schema(seven) == _schema(new)
+    with sqlite3.connect(seven) as c:
+        plan = " ".join(str(r) for r in c.execute(
+            "EXPLAIN QUERY PLAN SELECT table_id FROM belot_analyses WHERE status IN ('queued', 'running') "
+            "AND updated < 0 ORDER BY updated"))
+    assert "belot_analyses_status" in plan, plan
+
+
 def _action(m: Match, seq: int) -> int:
     flat = [a for d in m.deals for a in d.actions]
     return flat[seq]

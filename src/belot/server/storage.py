@@ -29,7 +29,7 @@ from sqlalchemy.engine import Engine
 from ..record import Move
 from .migrations import STEPS
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 log = logging.getLogger("belot.server")
 
 metadata = sa.MetaData()
@@ -89,6 +89,8 @@ analyses_table = sa.Table(  # schema 3: the analysis of a finished game (belot.s
     sa.Column("total", sa.Integer, nullable=False),
     sa.Column("result", sa.Text, nullable=True),  # JSON: belot-analysis/1, or the error of a failed one
     sa.Column("updated", sa.Float, nullable=False),
+    # schema 8: each worker's heartbeat looks for the queued and running ones (`AnalysisJobs.resume`)
+    sa.Index("belot_analyses_status", "status"),
 )
 
 
