@@ -182,6 +182,55 @@ def test_a_migrated_database_has_the_schema_of_a_new_one(tmp_path: Path) -> None
     assert "belot_analyses_status" in plan, plan
 
 
+def test_a_workers_heartbeat_does_not_grow_with_the_finished_games(tmp_path: Path) -> None:
+    """Every 1.5 s each of several workers looks for the tables in play nobody owns, those a person
+    was at when their worker stopped, and the analyses nobody computes.  On schema 7 three of those
+    reads went through every stored game or analysis, in the event loop every player waits on: with
+    100,000 finished games on SQLite about 400 ms a heartbeat.  The database's work for a heartbeat
+    (SQLite's virtual machine steps) is now the same with 2,000 finished and analysed games as with
+    none."""
+    import sqlalchemy as sa
+
+    from belot.server.storage import analyses_table, tables_table
+    from belot.server.workers import Worker
+
+    db = tmp_path / "belot.sqlite3"
+    worker = Worker("http://127.0.0.1:9")
+    app = create_app(f"sqlite:///{db}", bot_delay=0.0, abandon_after=KEEP, worker=worker)
+    with TestClient(app):
+        lobby = app.state.lobby  # type: ignore[attr-defined]
+        engine = lobby.storage.engine
+        steps = [0]
+
+        def count() -> int:
+            steps[0] += 1
+            return 0  # go on
+
+        def counted(conn: Any, cursor: Any, statement: str, parameters: Any, context: Any, many: bool) -> None:
+            conn.connection.dbapi_connection.set_progress_handler(count, 10)
+
+        def heartbeat() -> int:
+            steps[0] = 0
+            sa.event.listen(engine, "before_cursor_execute", counted)
+            try:
+                for beat in (lambda: worker.sweep(lobby), *worker.beats):
+                    beat()
+            finally:
+                sa.event.remove(engine, "before_cursor_execute", counted)
+            return steps[0]
+
+        heartbeat()
+        none = heartbeat()
+        settings = json.dumps({"seats": ["human", "bot", "bot", "bot"]})
+        with engine.begin() as c:
+            c.execute(sa.insert(tables_table), [dict(id=f"f{i:04d}", created=i, seed=i, settings=settings,
+                                                     status="finished", record="{}", seen=None) for i in range(2000)])
+            c.execute(sa.insert(analyses_table), [dict(table_id=f"f{i:04d}", status="done", done=1, total=1,
+                                                       result="{}", updated=i) for i in range(2000)])
+        many = heartbeat()
+        assert many <= 2 * none + 100, (none, many)
+
+
 def _action(m: Match, seq: int) -> int:
     flat = [a for d in m.deals for a in d.actions]
     return flat[seq]

@@ -56,6 +56,9 @@ tables_table = sa.Table(
     sa.Column("seen", sa.Float, nullable=True),
     sa.Index("belot_tables_lobby", "open", "created", "id"),
     sa.Index("belot_tables_seen", "seen"),
+    # schema 8: the tables in play, and those of them with a person there (a worker's heartbeat looks
+    # for both every 1.5 s), are one range however many finished tables are stored
+    sa.Index("belot_tables_status", "status", "seen"),
 )
 seats_table = sa.Table(
     "belot_seats", metadata,
