@@ -3,8 +3,10 @@ stored (``belot_analyses``, schema 3) and polled over HTTP (docs/protocol.md, "A
 
 from __future__ import annotations
 
+import asyncio
 import time
 import warnings
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +15,10 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from belot.record import replay
+from belot.server.analysis_jobs import DONE, FAILED, QUEUED, AnalysisJobs
 from belot.server.app import create_app
 from belot.server.limits import Limits
-from belot.server.storage import analyses_table
+from belot.server.storage import Storage, analyses_table
 
 WORLDS = (1, 1)  # one world per decision: the same code, a fraction of the time
 
@@ -45,6 +48,28 @@ def wait_done(client: TestClient, table_id: str, seen: list[dict[str, Any]]) -> 
             return job
         assert time.monotonic() < end, job
         time.sleep(0.05)
+
+
+def two_workers(db: Path, records: dict[str, Any],
+                body: Callable[[Storage, AnalysisJobs, AnalysisJobs], Awaitable[None]], lease: float | None = None) -> None:
+    """``body`` run with the analyses of two workers (``shared``) on one database, which are closed after it."""
+    storage = Storage(f"sqlite:///{db}")
+    if lease is not None:
+        storage.lease_seconds = lease
+
+    async def main() -> None:
+        a = AnalysisJobs(storage, records.__getitem__, *WORLDS, shared=True)
+        b = AnalysisJobs(storage, records.__getitem__, *WORLDS, shared=True)
+        try:
+            await body(storage, a, b)
+        finally:
+            await a.aclose()
+            await b.aclose()
+
+    try:
+        asyncio.run(main())
+    finally:
+        storage.close()
 
 
 def test_an_unfinished_game_is_never_analysed(tmp_path: Path) -> None:
@@ -162,46 +187,30 @@ def test_several_workers_keep_their_own_analyses_and_take_over_a_stopped_ones(tm
     other's progress back), and the analysis of a killed worker stayed "running" until some worker
     started again.  Each worker now keeps its own analyses fresh at its heartbeat (`AnalysisJobs.beat`),
     and takes over, at start or at a heartbeat, only those nobody kept fresh for a lease's time."""
-    import asyncio
-
-    from belot.server.analysis_jobs import DONE, AnalysisJobs
-    from belot.server.storage import Storage
-
     db = tmp_path / "b.sqlite3"
     with make_client(db) as client:
         live, killed = finished_table(client), finished_table(client)
         records = {t: client.get(f"/api/tables/{t}/record").json() for t in (live, killed)}
-    storage = Storage(f"sqlite:///{db}")
-    storage.lease_seconds = 0.5  # a lease's time; the heartbeats below come every 0.1 s
 
-    async def main() -> None:
-        a = AnalysisJobs(storage, records.__getitem__, *WORLDS, shared=True)
-        b = AnalysisJobs(storage, records.__getitem__, *WORLDS, shared=True)
-        try:
-            a.start(live)
-            await asyncio.sleep(0.8)  # longer than a lease: only a's heartbeat keeps its analysis a's
-            a.beat()
-            assert b.resume() == 0  # b starts: a's analysis is not b's to compute
-            with storage.engine.begin() as c:  # as a killed worker leaves its analysis
-                c.execute(analyses_table.insert().values(table_id=killed, status="running", done=3, total=9,
-                                                         result=None, updated=time.time()))
-            taken = 0
-            end = time.monotonic() + 120
-            while not all(a.get(t).status == DONE for t in (live, killed)):  # type: ignore[union-attr]
-                assert time.monotonic() < end, (a.get(live), a.get(killed))
-                taken += a.beat() + b.beat()
-                await asyncio.sleep(0.1)
-            assert taken == 1  # the killed worker's, a lease after its last heartbeat, by one of them
-            assert a.computed + b.computed == 2  # each analysis computed once
-            assert a.beat() == 0 and b.beat() == 0  # done: nobody takes them again
-        finally:
-            await a.aclose()
-            await b.aclose()
+    async def body(storage: Storage, a: AnalysisJobs, b: AnalysisJobs) -> None:
+        a.start(live)
+        await asyncio.sleep(0.8)  # longer than a lease: only a's heartbeat keeps its analysis a's
+        a.beat()
+        assert b.resume() == 0  # b starts: a's analysis is not b's to compute
+        with storage.engine.begin() as c:  # as a killed worker leaves its analysis
+            c.execute(analyses_table.insert().values(table_id=killed, status="running", done=3, total=9,
+                                                     result=None, updated=time.time()))
+        taken = 0
+        end = time.monotonic() + 120
+        while not all(a.get(t).status == DONE for t in (live, killed)):  # type: ignore[union-attr]
+            assert time.monotonic() < end, (a.get(live), a.get(killed))
+            taken += a.beat() + b.beat()
+            await asyncio.sleep(0.1)
+        assert taken == 1  # the killed worker's, a lease after its last heartbeat, by one of them
+        assert a.computed + b.computed == 2  # each analysis computed once
+        assert a.beat() == 0 and b.beat() == 0  # done: nobody takes them again
 
-    try:
-        asyncio.run(main())
-    finally:
-        storage.close()
+    two_workers(db, records, body, lease=0.5)  # a lease's time; the heartbeats above come every 0.1 s
 
 
 def test_two_workers_asked_at_once_share_one_analysis(tmp_path: Path) -> None:
@@ -209,46 +218,31 @@ def test_two_workers_asked_at_once_share_one_analysis(tmp_path: Path) -> None:
     its row first, and the other's insert failed on it, so that request was answered 503 ("try
     again").  A failed analysis asked again on two workers at once was computed by both.  The worker
     that comes second now answers with the first one's job and queues nothing of its own."""
-    import asyncio
-
-    from belot.server.analysis_jobs import DONE, FAILED, QUEUED, AnalysisJobs
-    from belot.server.storage import Storage
-
     db = tmp_path / "b.sqlite3"
     with make_client(db) as client:
         fresh, failed = finished_table(client), finished_table(client)
         records = {t: client.get(f"/api/tables/{t}/record").json() for t in (fresh, failed)}
-    storage = Storage(f"sqlite:///{db}")
-    with storage.engine.begin() as c:  # an earlier try of the second game failed
-        c.execute(analyses_table.insert().values(table_id=failed, status=FAILED, done=0, total=0, result=None,
-                                                 updated=time.time()))
 
-    async def main() -> None:
-        a = AnalysisJobs(storage, records.__getitem__, *WORLDS, shared=True)
-        b = AnalysisJobs(storage, records.__getitem__, *WORLDS, shared=True)
-        try:
-            real_get = b.get
-            for table_id in (fresh, failed):
-                reads = [b.get(table_id)]  # b's first read comes before a writes the row
-                assert a.start(table_id).status == QUEUED
-                b.get = lambda t, reads=reads: reads.pop() if reads else real_get(t)  # type: ignore[method-assign]
-                job = b.start(table_id)  # was: IntegrityError (a 503), or the failed one queued twice
-                b.get = real_get  # type: ignore[method-assign]
-                assert job is not None and job.status != FAILED, job
-                assert b.pending() == 0 and not b._held
-            end = time.monotonic() + 120
-            while not all(a.get(t).status == DONE for t in (fresh, failed)):  # type: ignore[union-attr]
-                assert time.monotonic() < end, (a.get(fresh), a.get(failed))
-                await asyncio.sleep(0.1)
-            assert (a.computed, b.computed) == (2, 0)  # each analysis computed once, by the worker that queued it
-        finally:
-            await a.aclose()
-            await b.aclose()
+    async def body(storage: Storage, a: AnalysisJobs, b: AnalysisJobs) -> None:
+        with storage.engine.begin() as c:  # an earlier try of the second game failed
+            c.execute(analyses_table.insert().values(table_id=failed, status=FAILED, done=0, total=0, result=None,
+                                                     updated=time.time()))
+        real_get = b.get
+        for table_id in (fresh, failed):
+            reads = [b.get(table_id)]  # b's first read comes before a writes the row
+            assert a.start(table_id).status == QUEUED
+            b.get = lambda t, reads=reads: reads.pop() if reads else real_get(t)  # type: ignore[method-assign]
+            job = b.start(table_id)  # was: IntegrityError (a 503), or the failed one queued twice
+            b.get = real_get  # type: ignore[method-assign]
+            assert job is not None and job.status != FAILED, job
+            assert b.pending() == 0 and not b._held
+        end = time.monotonic() + 120
+        while not all(a.get(t).status == DONE for t in (fresh, failed)):  # type: ignore[union-attr]
+            assert time.monotonic() < end, (a.get(fresh), a.get(failed))
+            await asyncio.sleep(0.1)
+        assert (a.computed, b.computed) == (2, 0)  # each analysis computed once, by the worker that queued it
 
-    try:
-        asyncio.run(main())
-    finally:
-        storage.close()
+    two_workers(db, records, body)
 
 
 def test_a_worker_takes_over_a_killed_workers_analysis_at_its_heartbeat(tmp_path: Path) -> None:
