@@ -1,5 +1,6 @@
-"""The table as a person sees it, at 360, 1280 and 320 px, in English, Turkish and Bulgarian: during an
-auction, the card play, the end-of-deal summary and the match's end.
+"""The table as a person sees it, at 360, 1280 and 320 px, on a tablet and in a laptop's low window, in
+English, Turkish and Bulgarian: during an auction, the card play, the end-of-deal summary and the
+match's end.
 
 Measured on the element boxes: no chip, name or label leaves the box it is drawn in (a chip its
 seat's name plate, a plate the felt inside its wooden rim), no text is cut off, the seats, the
@@ -30,6 +31,9 @@ WIDTHS = ((360, 740), (1280, 800), (320, 640))  # 320: the narrowest phones in u
 # a side seat's column is 132 px: a spectator's tricks ran out of the info panel and a long name was
 # cut), and the widest score sheet below the felt (899 px: its "Game" stood 100 px from its column)
 TABLETS = ((601, 960), (899, 700))
+# Browser windows wider than they are high: a 1366 x 768 and a 1536 x 864 laptop screen (the two most
+# in use) leave about 650 and 730 px under the browser's bars; a tablet on its side is 1024 x 768
+LOW = ((1366, 650), (1536, 730), (1024, 768), (1280, 620))
 RIM = 9  # px: the felt's wooden rim (.felt's inset box-shadow), which nothing on the felt may cover
 
 # Every chip, name, label and control of the table and its dialogs: each inside the padding box of
@@ -370,6 +374,34 @@ def test_nothing_overflows_is_cut_off_or_overlaps(browser: Browser, stage: str, 
                 assert page.evaluate("document.documentElement.scrollWidth") <= width, (stage, lang, width)
     for page in pages.values():
         assert not page.errors  # type: ignore[attr-defined]
+        page.context.close()
+
+
+# The boxes of the hand's cards and of the calls that are not wholly inside the window
+OUT_OF_VIEW = """() => [...document.querySelectorAll('#hand .card, [data-call]')].map((e) => [e, e.getBoundingClientRect()])
+  .filter(([e, r]) => r.top < -0.5 || r.bottom > innerHeight + 0.5 || r.left < -0.5 || r.right > innerWidth + 0.5)
+  .map(([e, r]) => [e.dataset.card || e.dataset.call, Math.round(r.top), Math.round(r.bottom)])"""
+
+
+@pytest.mark.parametrize("stage", ["auction", "side_dealer"])
+def test_the_hand_and_the_calls_are_in_a_low_windows_view(browser: Browser, stage: str,
+                                                          request: pytest.FixtureRequest) -> None:
+    """In a laptop's browser window of 1366 x 650 the felt was 790 px high and the hand lay under the
+    window's lower edge, a third of each card in view: a player scrolled for every card and every
+    call (at 1536 x 730 and on a tablet on its side too).  Every card of the hand and every call is in
+    the window without scrolling, and the layout check finds nothing, in every language."""
+    table: ScriptedTable = request.getfixturevalue(stage)
+    pages = {lang: table.open(browser, *LOW[0], lang) for lang in LANGS}
+    for page in pages.values():
+        page.wait_for_selector("[data-call]" if stage == "auction" else "#hand .card")
+    for width, height in LOW:
+        for page in pages.values():
+            page.set_viewport_size({"width": width, "height": height})
+        assert_all_fit(pages, stage, width, height)
+        for lang, page in pages.items():
+            assert page.evaluate("scrollY") == 0
+            assert page.evaluate(OUT_OF_VIEW) == [], (stage, lang, width, height)
+    for page in pages.values():
         page.context.close()
 
 
