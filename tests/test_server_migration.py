@@ -169,8 +169,9 @@ def test_a_migrated_database_has_the_schema_of_a_new_one(tmp_path: Path) -> None
             pass
 
     start(seven)
-    with sqlite3.connect(seven) as c:  # back to schema 7, whose belot_analyses had no index
+    with sqlite3.connect(seven) as c:  # back to schema 7, without schema 8's indexes
         c.execute("DROP INDEX belot_analyses_status")
+        c.execute("DROP INDEX belot_tables_status")
         c.execute("UPDATE belot_meta SET value = '7' WHERE key = 'schema_version'")
     for db in (old, seven, new):
         start(db)
