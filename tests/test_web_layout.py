@@ -383,24 +383,25 @@ OUT_OF_VIEW = """() => [...document.querySelectorAll('#hand .card, [data-call]')
   .map(([e, r]) => [e.dataset.card || e.dataset.call, Math.round(r.top), Math.round(r.bottom)])"""
 
 
-@pytest.mark.parametrize("stage", ["auction", "side_dealer"])
-def test_the_hand_and_the_calls_are_in_a_low_windows_view(browser: Browser, stage: str,
-                                                          request: pytest.FixtureRequest) -> None:
+def test_the_hand_and_the_calls_are_in_a_low_windows_view(browser: Browser, auction: ScriptedTable,
+                                                          side_dealer: ScriptedTable) -> None:
     """In a laptop's browser window of 1366 x 650 the felt was 790 px high and the hand lay under the
     window's lower edge, a third of each card in view: a player scrolled for every card and every
     call (at 1536 x 730 and on a tablet on its side too).  Every card of the hand and every call is in
-    the window without scrolling, and the layout check finds nothing, in every language."""
-    table: ScriptedTable = request.getfixturevalue(stage)
-    pages = {lang: table.open(browser, *LOW[0], lang) for lang in LANGS}
-    for page in pages.values():
+    the window without scrolling, during the auction and the card play, and the layout check finds
+    nothing, in every language."""
+    pages = {(stage, lang): table.open(browser, *LOW[0], lang)
+             for stage, table in (("auction", auction), ("card play", side_dealer)) for lang in LANGS}
+    for (stage, _), page in pages.items():
         page.wait_for_selector("[data-call]" if stage == "auction" else "#hand .card")
     for width, height in LOW:
         for page in pages.values():
             page.set_viewport_size({"width": width, "height": height})
-        assert_all_fit(pages, stage, width, height)
-        for lang, page in pages.items():
+        found = layout_faults_of(list(pages.values()))
+        assert [(key, f) for key, faults in zip(pages, found, strict=True) for f in faults] == [], (width, height)
+        for key, page in pages.items():
             assert page.evaluate("scrollY") == 0
-            assert page.evaluate(OUT_OF_VIEW) == [], (stage, lang, width, height)
+            assert page.evaluate(OUT_OF_VIEW) == [], (key, width, height)
     for page in pages.values():
         page.context.close()
 
@@ -429,33 +430,38 @@ def test_the_layout_check_finds_a_chip_out_of_its_plate(browser: Browser, auctio
     page.context.close()
 
 
-@pytest.mark.parametrize("contract", ["C", "D", "H", "S", "NT", "AT"])
-def test_every_contracts_chip_stays_whole_on_a_side_seats_plate(browser: Browser, server: Server, contract: str) -> None:
+def test_every_contracts_chip_stays_whole_on_a_side_seats_plate(browser: Browser, server: Server) -> None:
     """A CI run's random deal had a bot at a side seat bid diamonds: at 360 px "◆ Diamonds" filled
     the 89 px plate to the pixel and broke in two (the fixtures above always bid clubs); a later one
     found the chip in two lines at 320 px and the bid's bubble showing "Diamo/nds".  Each contract,
     bid from a side seat, stays whole and inside the plate, and its bubble whole, in every language, on
     phones and tablets; and its line in the auction log drew the suit's word in a second box of its own,
-    padded off its icon."""
-    table = ScriptedTable(server)
-    while (nxt := table.to_move()) is not None and nxt[0] != 1:
-        post(server, f"/api/tables/{table.id}/action", {"token": table.tokens[nxt[0]], "action": {"call": "pass"}})
-    post(server, f"/api/tables/{table.id}/action", {"token": table.tokens[1], "action": {"call": contract}})
-    pages = [table.open(browser, 360, 740, lang) for lang in LANGS]
-    for page in pages:
+    padded off its icon.  (The six tables' pages side by side: the layout check's settling waits are
+    spent once for them all.)"""
+    tables, pages = [], {}
+    for contract in ("C", "D", "H", "S", "NT", "AT"):
+        table = ScriptedTable(server)
+        while (nxt := table.to_move()) is not None and nxt[0] != 1:
+            post(server, f"/api/tables/{table.id}/action", {"token": table.tokens[nxt[0]], "action": {"call": "pass"}})
+        post(server, f"/api/tables/{table.id}/action", {"token": table.tokens[1], "action": {"call": contract}})
+        tables.append(table)
+        pages.update({(contract, lang): table.open(browser, 360, 740, lang) for lang in LANGS})
+    for page in pages.values():
         page.wait_for_selector(".seat.pos-right .chip.contract")
         page.wait_for_selector(".seat.pos-right .bubble:not(:empty)")
     for width, height in ((360, 740), (320, 640), *TABLETS):
-        for page in pages:
+        for page in pages.values():
             page.set_viewport_size({"width": width, "height": height})
-        assert layout_faults_of(pages) == [[]] * len(LANGS), width
-    for page in pages:  # the bid's line in the auction log is one box: "Mehmet: ♦ Karo", not "♦ [Karo]"
+        found = layout_faults_of(list(pages.values()))
+        assert [(key, f) for key, faults in zip(pages, found, strict=True) for f in faults] == [], width
+    for key, page in pages.items():  # the bid's line in the auction log is one box: "Mehmet: ♦ Karo", not "♦ [Karo]"
         boxed = page.evaluate("""() => [...document.querySelectorAll('.auction-log > span *')].filter((e) => {
             const cs = getComputedStyle(e);
             return cs.backgroundColor !== 'rgba(0, 0, 0, 0)' || parseFloat(cs.paddingLeft) > 0; }).map((e) => e.outerHTML)""")
-        assert boxed == [], boxed
+        assert boxed == [], (key, boxed)
         page.context.close()
-    table.close()
+    for table in tables:
+        table.close()
 
 
 def test_every_doubles_bubble_stays_whole_at_a_side_seat(browser: Browser, server: Server) -> None:
