@@ -397,8 +397,7 @@ def test_the_hand_and_the_calls_are_in_a_low_windows_view(browser: Browser, auct
     for width, height in LOW:
         for page in pages.values():
             page.set_viewport_size({"width": width, "height": height})
-        found = layout_faults_of(list(pages.values()))
-        assert [(key, f) for key, faults in zip(pages, found, strict=True) for f in faults] == [], (width, height)
+        assert_all_fit(pages, width, height)
         for key, page in pages.items():
             assert page.evaluate("scrollY") == 0
             assert page.evaluate(OUT_OF_VIEW) == [], (key, width, height)
@@ -406,10 +405,11 @@ def test_the_hand_and_the_calls_are_in_a_low_windows_view(browser: Browser, auct
         page.context.close()
 
 
-def assert_all_fit(pages: dict[str, Page], *where: Any) -> None:
-    """`assert_fits` of the same state in each language, settled side by side."""
+def assert_all_fit(pages: dict[Any, Page], *where: Any) -> None:
+    """`assert_fits` of pages (a state in each language, or several), settled side by side; each
+    fault named by its page's key."""
     found = layout_faults_of(list(pages.values()))
-    faults = [f"{lang}: {fault}" for lang, faults in zip(pages, found, strict=True) for fault in faults]
+    faults = [f"{key}: {fault}" for key, faults in zip(pages, found, strict=True) for fault in faults]
     if faults:
         pytest.fail(f"{where}:\n" + "\n".join(faults), pytrace=False)
 
@@ -452,8 +452,7 @@ def test_every_contracts_chip_stays_whole_on_a_side_seats_plate(browser: Browser
     for width, height in ((360, 740), (320, 640), *TABLETS):
         for page in pages.values():
             page.set_viewport_size({"width": width, "height": height})
-        found = layout_faults_of(list(pages.values()))
-        assert [(key, f) for key, faults in zip(pages, found, strict=True) for f in faults] == [], width
+        assert_all_fit(pages, "contract chips", width)
     for key, page in pages.items():  # the bid's line in the auction log is one box: "Mehmet: ♦ Karo", not "♦ [Karo]"
         boxed = page.evaluate("""() => [...document.querySelectorAll('.auction-log > span *')].filter((e) => {
             const cs = getComputedStyle(e);
