@@ -30,7 +30,8 @@ action numbering, say), so an old database migrates the same way forever.
   in play that no live worker owns, and those a person was at when their worker stopped.  Each was
   a scan of every analysed game or every stored table, in the server's event loop: with 100,000
   finished games on SQLite, 60-70 ms, 120-190 ms and 155-180 ms a heartbeat, against 0.3-2 ms each
-  with the indexes.
+  with the indexes.  And ``belot_tables.created``: every lobby page lists the newest tables of any
+  status, which sorted every stored table (20 ms, 144 ms cold).
 """
 
 from __future__ import annotations
@@ -254,11 +255,13 @@ def _to_7(c: sa.Connection) -> None:
 
 
 def _to_8(c: sa.Connection) -> None:
-    """The indexes of ``belot_analyses.status`` and ``belot_tables.status, seen``."""
+    """The indexes of ``belot_analyses.status``, ``belot_tables.status, seen`` and ``belot_tables.created``."""
     analyses = sa.Table("belot_analyses", sa.MetaData(), sa.Column("status", sa.String(16)))
     sa.Index("belot_analyses_status", analyses.c.status).create(c, checkfirst=True)
-    tables = sa.Table("belot_tables", sa.MetaData(), sa.Column("status", sa.String(16)), sa.Column("seen", sa.Float))
+    tables = sa.Table("belot_tables", sa.MetaData(), sa.Column("status", sa.String(16)), sa.Column("seen", sa.Float),
+                      sa.Column("created", sa.Float))
     sa.Index("belot_tables_status", tables.c.status, tables.c.seen).create(c, checkfirst=True)
+    sa.Index("belot_tables_created", tables.c.created).create(c, checkfirst=True)
 
 
 STEPS: dict[int, Callable[[sa.Connection], None]] = {

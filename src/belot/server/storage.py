@@ -59,6 +59,7 @@ tables_table = sa.Table(
     # schema 8: the tables in play, and those of them with a person there (a worker's heartbeat looks
     # for both every 1.5 s), are one range however many finished tables are stored
     sa.Index("belot_tables_status", "status", "seen"),
+    sa.Index("belot_tables_created", "created"),  # schema 8: the newest tables, which every lobby page lists
 )
 seats_table = sa.Table(
     "belot_seats", metadata,
