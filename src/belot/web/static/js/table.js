@@ -383,8 +383,10 @@ export function showTable(main, tableId) {
     if (msg.table.options && msg.table.options.length) lines.push(optionsHtml(msg.table.options, `rules-table-${tableId}`));
     const order = myTeam() === 1 ? [1, 0] : [0, 1];
     const [a, b] = order.map((k) => (me() === null ? t("web.sheet.team", { n: k + 1 }) : k === myTeam() ? t("web.sheet.we") : t("web.sheet.they")));
-    const score = me() === null  // a spectator: "Team 1: 0 · Team 2: 32", no "Team 1 0"
-      ? `<span class="us">${esc(a)}: ${v.score[0]}</span> · <span class="them">${esc(b)}: ${v.score[1]}</span>`
+    // a spectator's figures of the two teams: "Team 1: 0 · Team 2: 32", no "Team 1 0", each team whole
+    const eachTeam = (pair) => `<span class="us">${esc(a)}: ${pair[0]}</span> · <span class="them">${esc(b)}: ${pair[1]}</span>`;
+    const score = me() === null
+      ? eachTeam(v.score)
       : `<span class="us">${esc(a)} ${v.score[order[0]]}</span> – <span class="them">${v.score[order[1]]} ${esc(b)}</span>`;
     lines.push(`<div class="big" id="score-line">${score} <small>/ ${v.target}</small></div>`);
     if (v.phase === "play" || v.tricks.length) {
@@ -397,7 +399,7 @@ export function showTable(main, tableId) {
       // in a tablet's 132 px column
       const tie = (s) => s.replace(/ /g, "\u00a0");
       const tricks = me() === null
-        ? `${esc(t("web.table.tricks"))} <span>${esc(a)}: ${won[0]}</span> · <span>${esc(b)}: ${won[1]}</span>`
+        ? `${esc(t("web.table.tricks"))} ${eachTeam(won)}`
         : esc(t("web.table.tricks_won", { a: tie(a), b: tie(b), us: won[order[0]], them: won[order[1]] }));
       lines.push(`<div id="trick-count">${esc(t("web.table.trick_no", { n }))} · ${tricks}</div>`);
     }
